@@ -1,0 +1,41 @@
+# parlour: `make demo` plays a match of every game through the gateway; `make test` runs all tests.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+PYTEST_WORKERS ?= 2
+
+.PHONY: setup gen demo up test check lint bench clean
+
+setup: $(STAMP) gen
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+gen: $(STAMP)
+	$(BIN)/python tools/gen_protos.py
+
+demo: setup
+	$(BIN)/parlour demo
+
+up: setup
+	$(BIN)/parlour up
+
+test: setup
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/python tools/buf.py lint
+
+check: lint test
+
+bench: setup
+	$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
+	find . -name '*_pb2*.py*' -delete

@@ -1,0 +1,156 @@
+"""The contract every game implements, and the records it exchanges with the runtime."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from google.protobuf.message import Message
+
+from parlour.engine.rng import Rng
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse now; `reason` is a stable UPPER_SNAKE code."""
+
+    def __init__(self, reason: str, message: str = "") -> None:
+        super().__init__(f"{reason}: {message}" if message else reason)
+        self.reason = reason
+        self.message = message or reason
+
+
+class InvalidOptions(ValueError):
+    """Match options (or a seat count) the game cannot be set up with."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A seat owes a decision of some kind (e.g. "turn", "respond", "pass_card")."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Emitted:
+    """An event and who may see it: everyone (`to is None`) or only the listed seats."""
+
+    event: Message
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether a seat (None = spectator) may see this event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game: a score per seat and the winning seats."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    summary: str = ""
+
+
+class Game(abc.ABC):
+    """One game's rules: declared facts plus pure functions over its State.
+
+    Games only code the in-progress case: the runtime (parlour.engine.runtime)
+    refuses actions after the end, from seats that owe no decision, and makes
+    `apply` atomic, so `apply` may mutate its state and raise half-way.
+    Every State message has a `uint32 seats` field (the seat count) and a
+    `uint64 rng` field holding the seeded RNG (see parlour.engine.rng).
+    """
+
+    name: ClassVar[str]
+    display_name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options_type: ClassVar[type[Message]]
+    state_type: ClassVar[type[Message]]
+    action_type: ClassVar[type[Message]]
+    event_type: ClassVar[type[Message]]
+    view_type: ClassVar[type[Message]]
+    hidden_information: ClassVar[bool] = True
+    #: An upper bound on actions in one game, so playouts know a loop when they see one.
+    max_actions: ClassVar[int] = 10_000
+    #: True only for games that exist to test the platform.
+    for_tests: ClassVar[bool] = False
+
+    # -- setup -------------------------------------------------------------
+    def default_options(self, seats: int) -> Message:
+        """Options used when a match is created without any."""
+        return self.options_type()
+
+    @abc.abstractmethod
+    def new_state(self, options: Message, seats: int, seed: int) -> Message:
+        """The state after setup; raises InvalidOptions for a bad seat count or option."""
+
+    def seat_count(self, state: Message) -> int:
+        """How many seats the match has."""
+        return int(state.seats)
+
+    # -- play --------------------------------------------------------------
+    @abc.abstractmethod
+    def pending(self, state: Message) -> list[Decision]:
+        """Who owes which decision now (empty once the game is over)."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: Message, seat: int) -> list[Message]:
+        """Every action `seat` may take now; called only for a pending seat."""
+
+    @abc.abstractmethod
+    def apply(self, state: Message, seat: int, action: Message) -> list[Emitted]:
+        """Check and apply an action in place; raise IllegalAction if refused."""
+
+    @abc.abstractmethod
+    def view(self, state: Message, seat: int | None) -> Message:
+        """What `seat` (None: a spectator) may see."""
+
+    @abc.abstractmethod
+    def outcome(self, state: Message) -> Outcome | None:
+        """Scores and winners once the game is over, else None."""
+
+    # -- declared checks used by the conformance suite ------------------------
+    @abc.abstractmethod
+    def check_conservation(self, state: Message) -> None:
+        """Raise AssertionError if components were created or lost."""
+
+    @abc.abstractmethod
+    def resample_hidden(self, state: Message, seat: int | None, rng: Rng) -> Message:
+        """A copy of `state` that differs only in what `seat` cannot see."""
+
+    def test_configurations(self) -> Sequence[tuple[Message, int]]:
+        """(options, seats) pairs the conformance suite plays; default: every seat count."""
+        return [
+            (self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)
+        ]
+
+    # -- text for logs and the demo feed -------------------------------------
+    def describe_action(self, action: Message) -> str:
+        """One line for a log or feed."""
+        return _one_line(action)
+
+    def describe_event(self, event: Message) -> str:
+        """One line for a log or feed."""
+        return _one_line(event)
+
+
+def _one_line(message: Message) -> str:
+    from google.protobuf import text_format
+
+    return text_format.MessageToString(message, as_one_line=True)
+
+
+def copy_message(message: Any) -> Any:
+    """A deep copy of a protobuf message."""
+    clone = type(message)()
+    clone.CopyFrom(message)
+    return clone

@@ -1,0 +1,45 @@
+"""Finds every game under the `parlour.games` namespace: a game folder exports `GAME`."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+from parlour.engine.game import Game
+
+
+def game_modules() -> list[str]:
+    """Names of the game packages in the tree (each must export GAME)."""
+    import parlour.games
+
+    return sorted(info.name for info in pkgutil.iter_modules(parlour.games.__path__) if info.ispkg)
+
+
+@cache
+def games() -> dict[str, Game]:
+    """Every registered game by name."""
+    found: dict[str, Game] = {}
+    for module_name in game_modules():
+        module = importlib.import_module(f"parlour.games.{module_name}")
+        game = getattr(module, "GAME", None)
+        if not isinstance(game, Game):
+            raise TypeError(f"parlour.games.{module_name} does not export GAME (a Game)")
+        if game.name != module_name:
+            raise ValueError(f"game {game.name!r} lives in folder {module_name!r}")
+        found[game.name] = game
+    return found
+
+
+def get_game(name: str) -> Game:
+    """The registered game called `name`; KeyError if there is none."""
+    try:
+        return games()[name]
+    except KeyError:
+        raise KeyError(f"no game named {name!r}; known: {sorted(games())}") from None
+
+
+def playable_games() -> list[Game]:
+    """Real games, or the test games while no real game exists."""
+    real = [g for g in games().values() if not g.for_tests]
+    return real or list(games().values())

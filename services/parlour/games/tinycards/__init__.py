@@ -1,0 +1,5 @@
+"""Tiny Cards: a minimal hidden-hand card game that exists to test the platform."""
+
+from parlour.games.tinycards.rules import GAME
+
+__all__ = ["GAME"]
