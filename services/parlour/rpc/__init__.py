@@ -1,0 +1,1 @@
+"""What every parlour server shares: errors as google.rpc.Status, serving, logs, metrics."""

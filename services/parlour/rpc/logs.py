@@ -1,0 +1,36 @@
+"""Structured (one JSON object per line) logs on stderr."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+
+
+class JsonFormatter(logging.Formatter):
+    """Formats a record as one JSON line, with any `extra` fields kept."""
+
+    _SKIP = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        entry.update({k: v for k, v in record.__dict__.items() if k not in self._SKIP})
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def configure(service: str) -> logging.Logger:
+    """JSON logs at PARLOUR_LOG_LEVEL (default INFO); returns the service's logger."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(os.environ.get("PARLOUR_LOG_LEVEL", "INFO").upper())
+    return logging.getLogger(service)

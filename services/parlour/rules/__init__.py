@@ -1,0 +1,1 @@
+"""The rules service: one generic, stateless gRPC server for any registered game."""

@@ -1,0 +1,260 @@
+"""The rules service's logic, between gRPC messages and the pure engine plus the store."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError, Message
+
+from parlour.engine import runtime
+from parlour.engine.game import Game, IllegalAction, InvalidOptions
+from parlour.rpc import metrics
+from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.rules.cache import Cached, StateCache
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store.matchstore import CommitConflict, MatchNotFound, MatchStore, encode_visibility
+
+FINISHED = "finished"
+
+
+def pack(message: Message) -> any_pb2.Any:
+    """Wrap a message in an Any."""
+    packed = any_pb2.Any()
+    packed.Pack(message, deterministic=True)
+    return packed
+
+
+def unpack(packed: any_pb2.Any, message_type: type[Message], field: str) -> Message:
+    """Unwrap an Any of exactly `message_type`, or refuse with INVALID_ARGUMENT."""
+    expected = message_type.DESCRIPTOR.full_name
+    if not packed.type_url:
+        raise invalid_argument(field, f"{field} is empty; expected {expected}", "MISSING_FIELD")
+    if packed.TypeName() != expected:
+        raise invalid_argument(
+            field, f"{field} is a {packed.TypeName()!r}, expected {expected}", "WRONG_MESSAGE_TYPE"
+        )
+    message = message_type()
+    try:
+        message.ParseFromString(packed.value)
+    except DecodeError as error:
+        raise invalid_argument(field, f"{field} does not parse: {error}", "MALFORMED_MESSAGE") from None
+    return message
+
+
+def refused(error: IllegalAction) -> ServiceError:
+    """An illegal action as FAILED_PRECONDITION with the rule's reason."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, error.reason, error.message)
+
+
+class RulesCore:
+    """Create matches, answer views and legal actions, and apply actions for one game."""
+
+    def __init__(
+        self, game: Game, store: MatchStore, cache_size: int = 10_000, max_retries: int = 16
+    ) -> None:
+        self.game = game
+        self.store = store
+        self.cache = StateCache(cache_size)
+        self.max_retries = max_retries
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def info(self) -> pb.GameInfo:
+        """The game's declared facts."""
+        g = self.game
+        return pb.GameInfo(
+            game=g.name, display_name=g.display_name, min_seats=g.min_seats,
+            max_seats=g.max_seats, hidden_information=g.hidden_information,
+            options_type=g.options_type.DESCRIPTOR.full_name,
+            action_type=g.action_type.DESCRIPTOR.full_name,
+            event_type=g.event_type.DESCRIPTOR.full_name,
+            view_type=g.view_type.DESCRIPTOR.full_name, for_tests=g.for_tests,
+        )
+
+    def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
+        """Version, pending decisions and outcome of a state."""
+        progress = pb.MatchProgress(version=version, last_sequence=last_sequence)
+        for decision in runtime.pending(self.game, state):
+            progress.pending.add(seat=decision.seat, kind=decision.kind)
+        outcome = self.game.outcome(state)
+        if outcome is not None:
+            progress.outcome.CopyFrom(
+                pb.Outcome(scores=outcome.scores, winners=outcome.winners, summary=outcome.summary)
+            )
+        return progress
+
+    # -- create -------------------------------------------------------------
+    async def create_match(self, request: pb.CreateMatchRequest) -> pb.MatchProgress:
+        """Set up and store a match's initial state."""
+        if not request.match_id:
+            raise invalid_argument("match_id", "match_id is required")
+        g = self.game
+        if not g.min_seats <= request.seats <= g.max_seats:
+            raise invalid_argument(
+                "seats", f"{g.display_name} takes {g.min_seats} to {g.max_seats} seats",
+                "BAD_SEAT_COUNT",
+            )
+        options = (
+            unpack(request.options, g.options_type, "options")
+            if request.options.type_url
+            else g.default_options(request.seats)
+        )
+        try:
+            state = g.new_state(options, request.seats, request.seed)
+        except InvalidOptions as error:
+            raise invalid_argument(f"options.{error.field}", error.message, "BAD_OPTIONS") from None
+        progress = self.progress(state, 1, 0)
+        data = runtime.serialize(state)
+        if not await self.store.create_state(request.match_id, data, runtime.serialize(progress)):
+            raise ServiceError(
+                grpc.StatusCode.ALREADY_EXISTS, "MATCH_EXISTS", f"match {request.match_id!r} exists"
+            )
+        self.cache.put(request.match_id, Cached(1, 0, state))
+        return progress
+
+    # -- reads --------------------------------------------------------------
+    async def current(self, match: str) -> Cached:
+        """The match's state at its current version (from the cache when still current)."""
+        cached = self.cache.get(match)
+        if cached is not None:
+            try:
+                if cached.version == await self.store.version(match):
+                    return cached
+            except MatchNotFound:
+                raise not_found("match", match) from None
+        return await self._load(match)
+
+    def check_seat(self, state: Message, seat: int) -> None:
+        """Refuse a seat number outside the match."""
+        if not 0 <= seat < self.game.seat_count(state):
+            raise invalid_argument("seat", f"seat {seat} is not in this match", "NO_SUCH_SEAT")
+
+    async def get_view(self, match: str, seat: int | None) -> tuple[any_pb2.Any, pb.MatchProgress]:
+        """A seat's (None: spectator's) view and the match progress."""
+        entry = await self.current(match)
+        if seat is not None:
+            self.check_seat(entry.state, seat)
+        view = runtime.view(self.game, entry.state, seat)
+        return pack(view), self.progress(entry.state, entry.version, entry.last_sequence)
+
+    async def list_actions(self, match: str, seat: int) -> tuple[list[any_pb2.Any], pb.MatchProgress]:
+        """A seat's legal actions and the match progress."""
+        entry = await self.current(match)
+        self.check_seat(entry.state, seat)
+        actions = runtime.legal_actions(self.game, entry.state, seat)
+        return [pack(a) for a in actions], self.progress(entry.state, entry.version, entry.last_sequence)
+
+    # -- act ------------------------------------------------------------------
+    async def act(self, request: pb.ActRequest) -> pb.ActResponse:
+        """Check, apply and commit one action; idempotent by request id."""
+        started = time.perf_counter()
+        action = unpack(request.action, self.game.action_type, "action")
+        fingerprint = hashlib.sha256(
+            request.seat.to_bytes(4, "big", signed=True) + runtime.serialize(action)
+        ).digest()
+        lock = self._locks.setdefault(request.match_id, asyncio.Lock())
+        try:
+            async with lock:
+                response = await self._act_locked(request, action, fingerprint)
+        except ServiceError as error:
+            metrics.REFUSALS.labels(self.game.name, error.reason).inc()
+            raise
+        finally:
+            if not lock.locked() and self._locks.get(request.match_id) is lock:
+                del self._locks[request.match_id]
+        if not response.replayed:
+            metrics.ACTIONS.labels(self.game.name).inc()
+        metrics.ACT_SECONDS.labels(self.game.name).observe(time.perf_counter() - started)
+        return response
+
+    async def _act_locked(
+        self, request: pb.ActRequest, action: Message, fingerprint: bytes
+    ) -> pb.ActResponse:
+        match = request.match_id
+        fresh = False
+        for _ in range(self.max_retries):
+            entry = self.cache.get(match) if not fresh else None
+            if entry is None:
+                entry = await self._load(match)
+                fresh = True
+            if request.HasField("expected_version") and request.expected_version != entry.version:
+                if not fresh:
+                    fresh = True
+                    continue
+                replay = await self._earlier(request, fingerprint)
+                if replay is not None:
+                    return replay
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED, "VERSION_MISMATCH",
+                    f"match is at version {entry.version}, not {request.expected_version}",
+                    metadata={"current_version": str(entry.version)},
+                )
+            self.check_seat(entry.state, request.seat)
+            try:
+                state, emitted = runtime.apply(self.game, entry.state, request.seat, action)
+            except IllegalAction as error:
+                if not fresh:
+                    fresh = True
+                    continue
+                replay = await self._earlier(request, fingerprint)
+                if replay is not None:
+                    return replay
+                raise refused(error) from None
+            version = entry.version + 1
+            progress = self.progress(state, version, entry.last_sequence + len(emitted))
+            result = pb.ActResult(
+                progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
+            )
+            events = [
+                (pack(e.event).SerializeToString(), encode_visibility(e.to), request.seat)
+                for e in emitted
+            ]
+            try:
+                _, earlier = await self.store.commit(
+                    match, entry.version, runtime.serialize(state), events, request.request_id,
+                    fingerprint + runtime.serialize(result), runtime.serialize(progress),
+                    FINISHED if progress.HasField("outcome") else "",
+                )
+            except CommitConflict:
+                metrics.COMMIT_RETRIES.labels(self.game.name).inc()
+                self.cache.drop(match)
+                fresh = False
+                continue
+            except MatchNotFound:
+                raise not_found("match", match) from None
+            if earlier is not None:
+                return self._replay(earlier, fingerprint)
+            self.cache.put(match, Cached(version, progress.last_sequence, state))
+            return pb.ActResponse(result=result)
+        raise ServiceError(
+            grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"
+        )
+
+    async def _load(self, match: str) -> Cached:
+        try:
+            stored = await self.store.load(match)
+        except MatchNotFound:
+            raise not_found("match", match) from None
+        entry = Cached(stored.version, stored.last_sequence, self.game.state_type.FromString(stored.data))
+        self.cache.put(match, entry)
+        return entry
+
+    async def _earlier(self, request: pb.ActRequest, fingerprint: bytes) -> pb.ActResponse | None:
+        """The first answer to this request id, when a repeat would now be refused."""
+        if not request.request_id:
+            return None
+        earlier = await self.store.request_record(request.match_id, request.request_id)
+        return None if earlier is None else self._replay(earlier, fingerprint)
+
+    @staticmethod
+    def _replay(earlier: bytes, fingerprint: bytes) -> pb.ActResponse:
+        if earlier[:32] != fingerprint:
+            raise invalid_argument(
+                "request_id", "this request_id was already used for a different action",
+                "REQUEST_ID_REUSED",
+            )
+        return pb.ActResponse(result=pb.ActResult.FromString(earlier[32:]), replayed=True)
+

