@@ -1,1 +1,1 @@
-"""g"""
+"""The public gateway: seat tokens, routing to rules services, event fan-out."""

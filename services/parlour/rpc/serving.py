@@ -70,3 +70,19 @@ def run(main: Coroutine) -> None:
         asyncio.run(main)
     else:
         uvloop.run(main)
+
+
+async def watch_storage(store, health, services: list[str], every: float = 1.0) -> None:
+    """Report NOT_SERVING while Redis does not answer, SERVING when it does."""
+    serving_now: bool | None = None
+    while True:
+        try:
+            ok = await asyncio.wait_for(store.ping(), timeout=every)
+        except Exception:  # noqa: BLE001 - any failure means not serving
+            ok = False
+        if ok != serving_now:
+            await set_serving(health, services, ok)
+            if serving_now is not None:
+                log.warning("storage %s", "back" if ok else "unavailable")
+            serving_now = ok
+        await asyncio.sleep(every)

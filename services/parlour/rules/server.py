@@ -32,24 +32,8 @@ async def start(game: Game, store: MatchStore, address: str = "127.0.0.1:0", cac
         [SERVICE], address,
     )
     await server.start()
-    watcher = asyncio.create_task(watch_storage(store, health))
+    watcher = asyncio.create_task(serving.watch_storage(store, health, [SERVICE]))
     return server, port, health, watcher
-
-
-async def watch_storage(store: MatchStore, health, every: float = 1.0) -> None:
-    """Report NOT_SERVING while Redis does not answer, SERVING when it does."""
-    serving_now: bool | None = None
-    while True:
-        try:
-            ok = await asyncio.wait_for(store.ping(), timeout=every)
-        except Exception:  # noqa: BLE001 - any failure means not serving
-            ok = False
-        if ok != serving_now:
-            await serving.set_serving(health, [SERVICE], ok)
-            if serving_now is not None:
-                log.warning("storage %s", "back" if ok else "unavailable")
-            serving_now = ok
-        await asyncio.sleep(every)
 
 
 async def serve(game_name: str) -> None:

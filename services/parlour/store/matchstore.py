@@ -239,6 +239,11 @@ class MatchStore:
             entries = reply[0][1] if reply else []
         return [_parse_entry(entry_id, fields) for entry_id, fields in entries]
 
+    async def last_sequence(self, match: str) -> int:
+        """The newest sequence in the stream (0 when empty)."""
+        tail = await self.redis.xrevrange(keys.events(match), count=1)
+        return _sequence(tail[0][0]) if tail else 0
+
     async def first_sequence(self, match: str) -> int | None:
         """The oldest sequence still kept, or None when the stream is empty."""
         head = await self.redis.xrange(keys.events(match), count=1)

@@ -1,0 +1,43 @@
+"""Gateway configuration from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def parse_rules(text: str) -> dict[str, list[str]]:
+    """'game=host:port,host:port;game2=host:port' -> {game: [addresses]}."""
+    routes: dict[str, list[str]] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        game, _, addresses = part.partition("=")
+        if not addresses:
+            raise ValueError(f"PARLOUR_RULES entry {part!r} is not game=host:port[,host:port]")
+        routes[game.strip()] = [a.strip() for a in addresses.split(",") if a.strip()]
+    return routes
+
+
+@dataclass
+class GatewayConfig:
+    """Everything the gateway reads from its environment."""
+
+    redis_url: str
+    rules: dict[str, list[str]]
+    address: str = "127.0.0.1:0"
+    heartbeat_seconds: float = 5.0
+    subscriber_queue: int = 1024
+    replica_cooldown_seconds: float = 2.0
+
+    @classmethod
+    def from_env(cls) -> GatewayConfig:
+        """PARLOUR_REDIS_URL, PARLOUR_RULES, PARLOUR_ADDRESS, PARLOUR_HEARTBEAT_SECONDS, …"""
+        url = os.environ.get("PARLOUR_REDIS_URL")
+        if not url:
+            raise SystemExit("PARLOUR_REDIS_URL is not set (use `parlour up` to run a local stack)")
+        return cls(
+            redis_url=url,
+            rules=parse_rules(os.environ.get("PARLOUR_RULES", "")),
+            address=os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0"),
+            heartbeat_seconds=float(os.environ.get("PARLOUR_HEARTBEAT_SECONDS", "5")),
+            subscriber_queue=int(os.environ.get("PARLOUR_SUBSCRIBER_QUEUE", "1024")),
+        )

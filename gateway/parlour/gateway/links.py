@@ -1,0 +1,77 @@
+"""One long-lived ActStream to one rules replica, multiplexing many Acts."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import grpc
+
+from parlour.rpc.errors import ServiceError, unavailable
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
+
+
+class ActLink:
+    """Sends Acts over one open stream and matches answers to callers by call id."""
+
+    def __init__(self, stub: pb_grpc.RulesServiceStub, address: str) -> None:
+        self.stub = stub
+        self.address = address
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future] = {}
+        self._outbox: asyncio.Queue | None = None
+        self._reader: asyncio.Task | None = None
+
+    async def act(self, request: pb.ActRequest, timeout: float = 30.0) -> pb.ActResponse:
+        """Send one Act and wait for its answer; ServiceError if refused or the link fails."""
+        outbox = self._open()
+        call_id = next(self._ids)
+        future = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = future
+        outbox.put_nowait(pb.ActStreamRequest(call_id=call_id, act=request))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise unavailable(f"rules replica {self.address} did not answer in time") from None
+        finally:
+            self._pending.pop(call_id, None)
+
+    def _open(self) -> asyncio.Queue:
+        if self._outbox is None or self._reader is None or self._reader.done():
+            self._outbox = asyncio.Queue()
+            self._reader = asyncio.create_task(self._run(self._outbox))
+        return self._outbox
+
+    async def _run(self, outbox: asyncio.Queue) -> None:
+        async def requests():
+            while (item := await outbox.get()) is not None:
+                yield item
+
+        call = self.stub.ActStream(requests())
+        failure: ServiceError = unavailable(f"rules replica {self.address} closed the stream")
+        try:
+            async for answer in call:
+                future = self._pending.get(answer.call_id)
+                if future is None or future.done():
+                    continue
+                if answer.HasField("error"):
+                    future.set_exception(ServiceError.from_status(answer.error))
+                else:
+                    future.set_result(answer.response)
+        except grpc.aio.AioRpcError as error:
+            failure = unavailable(f"rules replica {self.address}: {error.details()}")
+        finally:
+            if self._outbox is outbox:
+                self._outbox = None
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(failure)
+            call.cancel()
+
+    async def close(self) -> None:
+        """End the stream."""
+        if self._outbox is not None:
+            self._outbox.put_nowait(None)
+        if self._reader is not None:
+            self._reader.cancel()

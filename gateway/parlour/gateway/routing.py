@@ -1,0 +1,94 @@
+"""Route each match to a rules replica by rendezvous hashing, failing over when one is down."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import grpc
+
+from parlour.gateway.links import ActLink
+from parlour.rpc.errors import ServiceError, not_found, unavailable
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
+
+T = TypeVar("T")
+CHANNEL_OPTIONS = [("grpc.keepalive_time_ms", 20_000), ("grpc.enable_retries", 0)]
+
+
+class Replica:
+    """One rules service address: a channel, a stub, an ActStream link."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        self.stub = pb_grpc.RulesServiceStub(self.channel)
+        self.link = ActLink(self.stub, address)
+        self.down_until = 0.0
+
+    async def close(self) -> None:
+        await self.link.close()
+        await self.channel.close()
+
+
+def rank(match: str, replicas: list[Replica]) -> list[Replica]:
+    """Replicas in rendezvous (highest random weight) order for a match."""
+
+    def weight(replica: Replica) -> bytes:
+        return hashlib.blake2b(f"{match}|{replica.address}".encode(), digest_size=8).digest()
+
+    return sorted(replicas, key=weight, reverse=True)
+
+
+class Router:
+    """Knows every game's replicas and calls the right one."""
+
+    def __init__(self, routes: dict[str, list[str]], cooldown: float = 2.0) -> None:
+        self.replicas = {game: [Replica(a) for a in addrs] for game, addrs in routes.items()}
+        self.cooldown = cooldown
+        self.infos: dict[str, pb.GameInfo] = {}
+
+    async def describe_all(self) -> dict[str, pb.GameInfo]:
+        """Every game's facts (asked once, then remembered)."""
+        for game in self.replicas:
+            if game not in self.infos:
+                response = await self.call(
+                    game, game, lambda r: r.stub.DescribeGame(pb.DescribeGameRequest(), timeout=10)
+                )
+                self.infos[game] = response.game
+        return self.infos
+
+    async def call(self, game: str, match: str, send: Callable[[Replica], Awaitable[T]]) -> T:
+        """Call the match's preferred replica, moving on to the next while one is unavailable."""
+        replicas = self.replicas.get(game)
+        if not replicas:
+            raise not_found("game", game)
+        now = time.monotonic()
+        ordered = rank(match, replicas)
+        ordered = [r for r in ordered if r.down_until <= now] + [r for r in ordered if r.down_until > now]
+        last: ServiceError | None = None
+        for replica in ordered:
+            try:
+                return await send(replica)
+            except grpc.aio.AioRpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise ServiceError.from_rpc_error(error) from None
+                last = ServiceError.from_rpc_error(error)
+            except ServiceError as error:
+                if error.code != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                last = error
+            replica.down_until = time.monotonic() + self.cooldown
+        raise last or unavailable(f"no replica of {game} answered")
+
+    async def act(self, game: str, request: pb.ActRequest) -> pb.ActResponse:
+        """Forward an Act over the replica's open stream (safe to retry: it has a request id)."""
+        return await self.call(game, request.match_id, lambda r: r.link.act(request))
+
+    async def close(self) -> None:
+        """Close every channel."""
+        for replicas in self.replicas.values():
+            for replica in replicas:
+                await replica.close()

@@ -1,0 +1,65 @@
+"""Run the gateway: `parlour serve-gateway` (configuration in parlour.gateway.config)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from parlour.gateway.config import GatewayConfig
+from parlour.gateway.fanout import EventHub
+from parlour.gateway.routing import Router
+from parlour.gateway.service import GatewayService
+from parlour.gateway.v1 import gateway_service_pb2, gateway_service_pb2_grpc
+from parlour.rpc import logs, metrics, serving
+from parlour.store.matchstore import MatchStore
+
+SERVICE = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
+log = logging.getLogger("parlour.gateway")
+
+
+class Gateway:
+    """A running gateway: its server, port and parts."""
+
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.store = MatchStore.from_url(config.redis_url)
+        self.router = Router(config.rules, config.replica_cooldown_seconds)
+        self.hub = EventHub(self.store, config.subscriber_queue)
+        self.service = GatewayService(self.store, self.router, self.hub, config.heartbeat_seconds)
+        self.server, self.port, self.health = serving.make_server(
+            lambda s: gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(self.service, s),
+            [SERVICE], config.address,
+        )
+        self.watcher = None
+
+    async def start(self) -> Gateway:
+        """Start serving."""
+        await self.server.start()
+        self.watcher = asyncio.create_task(
+            serving.watch_storage(self.store, self.health, [SERVICE])
+        )
+        return self
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop serving and close connections."""
+        if self.watcher:
+            self.watcher.cancel()
+        await self.hub.close()
+        await self.server.stop(grace)
+        await self.router.close()
+        await self.store.close()
+
+
+async def serve() -> None:
+    """Serve until SIGTERM, configured from the environment."""
+    gateway = await Gateway(GatewayConfig.from_env()).start()
+    metrics.expose()
+    log.info("serving", extra={"port": gateway.port, "games": sorted(gateway.config.rules)})
+    await serving.run_until_stopped(gateway.server, gateway.health)
+    await gateway.stop(0)
+
+
+def main() -> None:
+    """Entry point of `parlour serve-gateway`."""
+    logs.configure("parlour.gateway")
+    serving.run(serve())

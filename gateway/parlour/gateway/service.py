@@ -1,0 +1,303 @@
+"""parlour.gateway.v1.GatewayService: thin conversions around matches, seats, routing and fan-out."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import uuid
+
+import grpc
+
+from parlour.gateway import tokens
+from parlour.gateway.fanout import EventHub, Heartbeat
+from parlour.gateway.routing import Router
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+from parlour.rpc import metrics
+from parlour.rpc.errors import ServiceError, classify, guarded, invalid_argument, not_found
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store.matchstore import MatchNotFound, MatchStore, StoredEvent
+
+MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
+STATUS = {
+    "waiting": gw.MATCH_STATUS_WAITING,
+    "active": gw.MATCH_STATUS_ACTIVE,
+    "finished": gw.MATCH_STATUS_FINISHED,
+}
+
+
+def match_id_of(name: str) -> str:
+    """'matches/{id}' or a bare id -> id."""
+    match = name.removeprefix("matches/")
+    if not match or "/" in match or "{" in match or "}" in match:
+        raise invalid_argument("match", f"{name!r} is not a match name like 'matches/<id>'")
+    return match
+
+
+def unauthenticated(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+
+
+class Viewer:
+    """Who is calling about a match: its game and the caller's seat (None: spectator)."""
+
+    __slots__ = ("match", "game", "seat")
+
+    def __init__(self, match: str, game: str, seat: int | None) -> None:
+        self.match = match
+        self.game = game
+        self.seat = seat
+
+
+class GatewayService(gw_grpc.GatewayServiceServicer):
+    """The public API."""
+
+    def __init__(self, store: MatchStore, router: Router, hub: EventHub, heartbeat: float) -> None:
+        self.store = store
+        self.router = router
+        self.hub = hub
+        self.heartbeat = heartbeat
+
+    # -- helpers ----------------------------------------------------------
+    async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
+        """Resolve match and seat token; spectators only where allowed."""
+        match = match_id_of(match_name)
+        token = tokens.token_from_metadata(context.invocation_metadata())
+        fields = ["game", "spectators"] + ([f"t:{tokens.token_hash(token)}"] if token else [])
+        values = await self.store.redis.hmget(f"parlour:{{{match}}}:meta", fields)
+        if values[0] is None:
+            raise not_found("match", match_name)
+        game = values[0].decode()
+        if token is not None:
+            if not token or values[2] is None:
+                raise unauthenticated("INVALID_SEAT_TOKEN", "the seat token is not valid for this match")
+            return Viewer(match, game, int(values[2]))
+        if seated:
+            raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
+        if values[1] != b"1":
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED, "SPECTATORS_NOT_ALLOWED",
+                "this match does not allow spectators",
+            )
+        return Viewer(match, game, None)
+
+    async def match_resource(self, match: str) -> gw.Match:
+        """The Match resource from metadata and stored progress."""
+        try:
+            meta = await self.store.meta(match)
+        except MatchNotFound:
+            raise not_found("match", f"matches/{match}") from None
+        progress_bytes = await self.store.progress(match)
+        if progress_bytes is None:
+            raise not_found("match", f"matches/{match}")
+        progress = rules.MatchProgress.FromString(progress_bytes)
+        seats = int(meta["seats"])
+        resource = gw.Match(
+            name=f"matches/{match}", game=meta["game"], allow_spectators=meta.get("spectators") == "1",
+            progress=progress,
+        )
+        for seat in range(seats):
+            resource.seats.add(
+                seat=seat, occupied=f"token:{seat}" in meta, display_name=meta.get(f"name:{seat}", "")
+            )
+        if progress.HasField("outcome"):
+            resource.status = gw.MATCH_STATUS_FINISHED
+        elif all(s.occupied for s in resource.seats):
+            resource.status = gw.MATCH_STATUS_ACTIVE
+        else:
+            resource.status = gw.MATCH_STATUS_WAITING
+        return resource
+
+    async def act(self, viewer: Viewer, request: gw.SubmitActionRequest) -> gw.SubmitActionResponse:
+        """Forward one action for the caller's seat."""
+        if viewer.seat is None:
+            raise unauthenticated("MISSING_SEAT_TOKEN", "spectators cannot act")
+        act = rules.ActRequest(
+            match_id=viewer.match, seat=viewer.seat, action=request.action,
+            request_id=request.request_id or uuid.uuid4().hex,
+        )
+        if request.HasField("expected_version"):
+            act.expected_version = request.expected_version
+        response = await self.router.act(viewer.game, act)
+        return gw.SubmitActionResponse(result=response.result, replayed=response.replayed)
+
+    @staticmethod
+    def match_event(event: StoredEvent) -> gw.MatchEvent:
+        message = gw.MatchEvent(sequence=event.sequence, version=event.version, actor=event.actor)
+        message.event.ParseFromString(event.payload)
+        return message
+
+    # -- unary ------------------------------------------------------------
+    @guarded
+    async def ListGames(self, request, context):
+        infos = await self.router.describe_all()
+        return gw.ListGamesResponse(
+            games=[gw.Game(name=f"games/{name}", info=info) for name, info in sorted(infos.items())]
+        )
+
+    @guarded
+    async def CreateMatch(self, request, context):
+        game = request.game.removeprefix("games/")
+        infos = await self.router.describe_all()
+        if game not in infos:
+            raise not_found("game", request.game)
+        info = infos[game]
+        if not info.min_seats <= request.seats <= info.max_seats:
+            raise invalid_argument(
+                "seats", f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
+                "BAD_SEAT_COUNT",
+            )
+        match = (
+            uuid.uuid5(MATCH_NAMESPACE, f"{game}|{request.request_id}").hex
+            if request.request_id
+            else uuid.uuid4().hex
+        )
+        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        meta = {"game": game, "seats": request.seats, "spectators": int(request.allow_spectators)}
+        created = await self.store.create_meta(match, meta)
+        if created:
+            create = rules.CreateMatchRequest(
+                match_id=match, options=request.options, seats=request.seats, seed=seed
+            )
+            try:
+                await self.router.call(game, match, lambda r: r.stub.CreateMatch(create, timeout=10))
+            except ServiceError as error:
+                if error.code != grpc.StatusCode.ALREADY_EXISTS:
+                    await self.store.redis.delete(f"parlour:{{{match}}}:meta")
+                    raise
+        return gw.CreateMatchResponse(match=await self.match_resource(match))
+
+    @guarded
+    async def JoinMatch(self, request, context):
+        match = match_id_of(request.match)
+        token = tokens.new_token()
+        wanted = request.seat if request.HasField("seat") else -1
+        seat = await self.store.take_seat(
+            match, wanted, tokens.token_hash(token), request.display_name, request.request_id
+        )
+        if seat == -4:
+            raise not_found("match", request.match)
+        if seat == -1:
+            raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
+        if seat in (-2, -3):
+            reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower())
+        return gw.JoinMatchResponse(match=await self.match_resource(match), seat=seat, seat_token=token)
+
+    @guarded
+    async def GetMatch(self, request, context):
+        return gw.GetMatchResponse(match=await self.match_resource(match_id_of(request.match)))
+
+    @guarded
+    async def GetView(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=False)
+        ask = rules.GetViewRequest(match_id=viewer.match)
+        if viewer.seat is not None:
+            ask.seat = viewer.seat
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10)
+        )
+        reply = gw.GetViewResponse(view=response.view, progress=response.progress)
+        if viewer.seat is not None:
+            reply.seat = viewer.seat
+        return reply
+
+    @guarded
+    async def ListActions(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        ask = rules.ListActionsRequest(match_id=viewer.match, seat=viewer.seat)
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.ListActions(ask, timeout=10)
+        )
+        return gw.ListActionsResponse(actions=response.actions, progress=response.progress)
+
+    @guarded
+    async def SubmitAction(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        return await self.act(viewer, request)
+
+    @guarded
+    async def LeaveMatch(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        token = tokens.token_from_metadata(context.invocation_metadata()) or ""
+        await self.store.leave_seat(viewer.match, tokens.token_hash(token))
+        return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))
+
+    # -- streams ----------------------------------------------------------
+    @guarded
+    async def StreamEvents(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=False)
+        async with self.hub.subscribe(viewer.match, viewer.seat, request.after_sequence) as sub:
+            async for item in sub.events(self.heartbeat):
+                if isinstance(item, Heartbeat):
+                    yield gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+                else:
+                    metrics.EVENTS_SENT.inc()
+                    yield gw.StreamEventsResponse(event=self.match_event(item))
+
+    @guarded
+    async def Play(self, request_iterator, context):
+        first = await anext(request_iterator, None)
+        if first is None or not first.HasField("open"):
+            raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
+        viewer = await self.viewer(first.open.match, context, seated=False)
+        out: asyncio.Queue = asyncio.Queue()
+        opened = gw.SessionOpened(match=await self.match_resource(viewer.match))
+        if viewer.seat is not None:
+            opened.seat = viewer.seat
+        out.put_nowait(gw.PlayResponse(opened=opened))
+        acting: set[asyncio.Task] = set()
+
+        async def acknowledge(action: gw.SubmitActionRequest) -> None:
+            try:
+                response = await self.act(viewer, action)
+            except Exception as error:  # noqa: BLE001 - relayed to the client as an ack
+                refusal = classify(error)
+                ack = gw.ActionAck(
+                    request_id=action.request_id, code=refusal.code.value[0],
+                    message=refusal.message, reason=refusal.reason,
+                )
+            else:
+                ack = gw.ActionAck(request_id=action.request_id, response=response)
+            out.put_nowait(gw.PlayResponse(ack=ack))
+
+        async def read_actions() -> None:
+            async for message in request_iterator:
+                if not message.HasField("action"):
+                    out.put_nowait(_refusal("", invalid_argument("action", "expected an action")))
+                    continue
+                task = asyncio.create_task(acknowledge(message.action))
+                acting.add(task)
+                task.add_done_callback(acting.discard)
+            if acting:
+                await asyncio.wait(set(acting))
+            out.put_nowait(None)
+
+        async def pump_events(sub) -> None:
+            async for item in sub.events(self.heartbeat):
+                if isinstance(item, Heartbeat):
+                    out.put_nowait(gw.PlayResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence)))
+                else:
+                    metrics.EVENTS_SENT.inc()
+                    out.put_nowait(gw.PlayResponse(event=self.match_event(item)))
+
+        async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
+            reader = asyncio.create_task(read_actions())
+            pump = asyncio.create_task(pump_events(sub))
+            pump.add_done_callback(lambda t: t.cancelled() or t.exception() and out.put_nowait(t))
+            try:
+                while (item := await out.get()) is not None:
+                    if isinstance(item, asyncio.Task):
+                        raise item.exception()
+                    yield item
+            finally:
+                reader.cancel()
+                pump.cancel()
+
+
+def _refusal(request_id: str, error: ServiceError) -> gw.PlayResponse:
+    return gw.PlayResponse(
+        ack=gw.ActionAck(
+            request_id=request_id, code=error.code.value[0], message=error.message, reason=error.reason
+        )
+    )

@@ -1,0 +1,28 @@
+"""Seat tokens: random, shown once, stored only as a hash, sent as a Bearer credential."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+HEADER = "authorization"
+SCHEME = "bearer "
+
+
+def new_token() -> str:
+    """A fresh 256-bit token."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What is stored in place of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_from_metadata(metadata) -> str | None:
+    """The Bearer token in call metadata, if any (empty string if malformed)."""
+    for key, value in metadata or ():
+        if key.lower() == HEADER:
+            text = value.decode() if isinstance(value, bytes) else value
+            return text[len(SCHEME):].strip() if text.lower().startswith(SCHEME) else ""
+    return None

@@ -1,0 +1,33 @@
+"""Start rules services and a gateway in this process, over real loopback gRPC and Redis."""
+
+from __future__ import annotations
+
+import contextlib
+
+from parlour.engine.registry import get_game
+from parlour.gateway.config import GatewayConfig
+from parlour.gateway.server import Gateway
+from parlour.rules import server as rules_server
+from parlour.store.matchstore import MatchStore
+
+
+@contextlib.asynccontextmanager
+async def running_stack(redis_url: str, games=("tinycards",), replicas: int = 1, **gateway_options):
+    """Yields the gateway address; rules replicas and gateway share this event loop."""
+    started = []
+    routes: dict[str, list[str]] = {}
+    for name in games:
+        for _ in range(replicas):
+            store = MatchStore.from_url(redis_url)
+            server, port, _health, watcher = await rules_server.start(get_game(name), store)
+            started.append((server, watcher, store))
+            routes.setdefault(name, []).append(f"127.0.0.1:{port}")
+    gateway = await Gateway(GatewayConfig(redis_url=redis_url, rules=routes, **gateway_options)).start()
+    try:
+        yield f"127.0.0.1:{gateway.port}", gateway
+    finally:
+        await gateway.stop(None)
+        for server, watcher, store in started:
+            watcher.cancel()
+            await server.stop(None)
+            await store.close()
