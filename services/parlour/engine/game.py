@@ -40,14 +40,23 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Emitted:
-    """An event and who may see it: everyone (`to is None`) or only the listed seats."""
+    """An event and who may see it.
+
+    `to=None`: everyone (spectators included) except the seats in `hidden_from`;
+    otherwise only the seats in `to`. A private event's public twin is usually
+    `Emitted(public, hidden_from=frozenset({seat}))` beside
+    `Emitted(private, to=frozenset({seat}))`.
+    """
 
     event: Message
     to: frozenset[int] | None = None
+    hidden_from: frozenset[int] = frozenset()
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a seat (None = spectator) may see this event."""
-        return self.to is None or (seat is not None and seat in self.to)
+        if self.to is None:
+            return seat not in self.hidden_from
+        return seat is not None and seat in self.to
 
 
 @dataclass(frozen=True, slots=True)

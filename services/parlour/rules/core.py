@@ -209,7 +209,7 @@ class RulesCore:
                 progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
             )
             events = [
-                (pack(e.event).SerializeToString(), encode_visibility(e.to), request.seat)
+                (pack(e.event).SerializeToString(), encode_visibility(e.to, e.hidden_from), request.seat)
                 for e in emitted
             ]
             try:

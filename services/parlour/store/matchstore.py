@@ -50,12 +50,16 @@ class StoredEvent:
         """Whether a seat (None: spectator) may see the event."""
         if self.visibility == EVERYONE:
             return True
+        if self.visibility.startswith(b"*!"):
+            return seat is None or str(seat).encode() not in self.visibility[2:].split(b",")
         return seat is not None and str(seat).encode() in self.visibility.split(b",")
 
 
-def encode_visibility(seats: frozenset[int] | None) -> bytes:
-    """'*' for everyone, else the comma-separated seats."""
-    return EVERYONE if seats is None else ",".join(map(str, sorted(seats))).encode()
+def encode_visibility(to: frozenset[int] | None, hidden_from: frozenset[int] = frozenset()) -> bytes:
+    """'*' for everyone, '*!1,2' for everyone but seats 1 and 2, else '0,3' for only those seats."""
+    if to is None:
+        return EVERYONE + (b"!" + ",".join(map(str, sorted(hidden_from))).encode() if hidden_from else b"")
+    return ",".join(map(str, sorted(to))).encode()
 
 
 @dataclass(slots=True)

@@ -68,7 +68,7 @@ class TinyCards(Game):
             (card,) = take_top(state.deck)
             state.hands[seat].cards.append(card)
             events = [
-                Emitted(pb.Event(drawn=pb.CardDrawn(seat=seat)), to=self._others(state, seat)),
+                Emitted(pb.Event(drawn=pb.CardDrawn(seat=seat)), hidden_from=frozenset([seat])),
                 Emitted(pb.Event(drawn=pb.CardDrawn(seat=seat, card=card)), to=frozenset([seat])),
             ]
         else:
@@ -87,10 +87,6 @@ class TinyCards(Game):
             if state.hands[nxt].cards or state.deck:
                 state.turn = nxt
                 return
-
-    @staticmethod
-    def _others(state: pb.State, seat: int) -> frozenset[int]:
-        return frozenset(s for s in range(state.seats) if s != seat)
 
     @staticmethod
     def _scores(state: pb.State) -> list[int]:

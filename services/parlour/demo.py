@@ -1,0 +1,69 @@
+"""`make demo`: a real stack of processes, one bot match per game through the gateway."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from google.protobuf import text_format
+
+from parlour.client import GatewayClient
+from parlour.client.bots import play_random_match
+from parlour.engine.registry import get_game
+from parlour.launcher import LocalStack
+
+
+def describe(game_name: str, event_any) -> str:
+    """A game event in words, using the game's own describe_event when installed."""
+    game = get_game(game_name)
+    event = game.event_type()
+    if event_any.Unpack(event):
+        return game.describe_event(event)
+    return text_format.MessageToString(event_any, as_one_line=True)
+
+
+async def play_all(address: str, games: list[str], seed: int, lines: int) -> int:
+    failures = 0
+    async with GatewayClient(address) as client:
+        served = {g.name.removeprefix("games/"): g.info for g in await client.games()}
+        for name in games:
+            info = served[name]
+            seats = min(max(info.min_seats, 3), info.max_seats)
+            shown = 0
+
+            def on_event(event, match, name=name) -> None:
+                nonlocal shown
+                shown += 1
+                if shown <= lines:
+                    who = match.seats[event.actor].display_name if event.actor >= 0 else "-"
+                    print(f"  #{event.sequence:<5} {who:>8}  {describe(name, event.event)}")
+
+            print(f"\n=== {info.display_name}: {seats} bots, seed {seed} ===")
+            started = time.perf_counter()
+            report = await play_random_match(client, name, seats, seed, on_event)
+            elapsed = time.perf_counter() - started
+            if shown > lines:
+                print(f"  … {shown - lines} more public events")
+            outcome = report.progress.outcome
+            scores = ", ".join(
+                f"{s.display_name}={outcome.scores[s.seat]}" for s in report.match.seats
+            )
+            winners = ", ".join(report.match.seats[w].display_name for w in outcome.winners)
+            print(f"  final scores: {scores}")
+            print(f"  winner(s): {winners}" + (f" — {outcome.summary}" if outcome.summary else ""))
+            print(
+                f"  {report.actions} actions through the gateway in {elapsed:.1f}s; "
+                f"status {report.match.status == 3 and 'FINISHED' or report.match.status}"
+            )
+            failures += report.match.status != 3
+    return failures
+
+
+def run_demo(games: list[str], seed: int, lines: int) -> int:
+    """Start the stack, play every game, stop the stack; returns a process exit code."""
+    print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate processes…")
+    with LocalStack(games) as stack:
+        print(f"gateway {stack.address}; Redis {stack.redis_url}")
+        failures = asyncio.run(play_all(stack.address, games, seed, lines))
+    print("\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else ""))
+    return 1 if failures else 0
