@@ -1,0 +1,116 @@
+"""Setup and the two decks: building the Room deck, revealing Rooms, drawing, discarding."""
+
+from __future__ import annotations
+
+from parlour.engine.game import Emitted
+from parlour.engine.rng import Rng, state_rng
+from parlour.engine.zones import take_top
+from parlour.games.houseofhorrors.catalogue import (
+    DAWN,
+    HAND_SIZE,
+    HOUSE_DECK,
+    LANTERNS_PER_CARD,
+    MAX_HAND_SIZE,
+    MIDNIGHT,
+    ROOM_DECK,
+    ROOM_DECK_IDS,
+    card,
+)
+from parlour.games.houseofhorrors.events import private_with_twin, public
+from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
+
+
+def build_room_deck(rng: Rng) -> list[int]:
+    """Three piles of the shuffled Room deck, Dawn shuffled into the bottom, Midnight into the top.
+
+    The result is bottom-first: the top of the deck is the last element.
+    """
+    others = [c for c in ROOM_DECK if c not in (MIDNIGHT, DAWN)]
+    rng.shuffle(others)
+    third = len(others) // 3
+    bottom, middle, top = others[:third], others[third : 2 * third], others[2 * third :]
+    bottom.append(DAWN)
+    top.append(MIDNIGHT)
+    rng.shuffle(bottom)
+    rng.shuffle(top)
+    return bottom + middle + top
+
+
+def set_up(state: pb.State) -> None:
+    """Shuffle both decks and deal six cards to each player."""
+    with state_rng(state) as rng:
+        state.room_deck[:] = build_room_deck(rng)
+        house = list(HOUSE_DECK)
+        rng.shuffle(house)
+        state.house_deck[:] = house
+    for _ in range(state.seats):
+        state.hands.add(cards=take_top(state.house_deck, HAND_SIZE))
+        state.spoils.add()
+        state.showings.add()
+
+
+def reveal_rooms(state: pb.State) -> list[Emitted]:
+    """Turn Room deck cards face up until two Rooms are out; the rest stay on the table.
+
+    An empty Room deck is rebuilt by shuffling its discard pile (RULES.md: Room deck runs out).
+    """
+    events: list[Emitted] = []
+    while len(state.revealed_rooms) < 2 and (state.room_deck or state.room_discard):
+        if not state.room_deck:
+            with state_rng(state) as rng:
+                rng.shuffle(state.room_discard)
+            state.room_deck[:] = state.room_discard
+            del state.room_discard[:]
+            rebuilt = pb.DeckReshuffled(room_deck=True, count=len(state.room_deck))
+            events.append(public(reshuffled=rebuilt))
+        (top,) = take_top(state.room_deck)
+        events.append(public(revealed=pb.CardRevealed(card=top)))
+        if card(top).kind == pb.CARD_KIND_ROOM:
+            state.revealed_rooms.append(top)
+            continue
+        state.table.append(top)
+        if top == MIDNIGHT:
+            state.midnight = True
+        elif top == DAWN:
+            state.final_round = True
+    return events
+
+
+def hand_limit(state: pb.State, seat: int) -> int:
+    """Six cards, plus one for every three lanterns in the seat's spoils, at most ten."""
+    lanterns = sum(card(c).lanterns for c in state.spoils[seat].cards)
+    return min(MAX_HAND_SIZE, HAND_SIZE + lanterns // LANTERNS_PER_CARD)
+
+
+def draw_up(state: pb.State, first: int) -> list[Emitted]:
+    """Every seat, from `first` clockwise, draws up to its hand size."""
+    events: list[Emitted] = []
+    for step in range(state.seats):
+        seat = (first + step) % state.seats
+        need = hand_limit(state, seat) - len(state.hands[seat].cards)
+        drawn: list[int] = []
+        while len(drawn) < need:
+            if not state.house_deck:
+                if not state.house_discard:
+                    break
+                events.append(_rebuild_house_deck(state))
+            drawn += take_top(state.house_deck, need - len(drawn))
+        if drawn:
+            state.hands[seat].cards.extend(drawn)
+            twin = pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(drawn)))
+            private = pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(drawn), cards=drawn))
+            events += private_with_twin(seat, state.seats, private, twin)
+    return events
+
+
+def _rebuild_house_deck(state: pb.State) -> Emitted:
+    with state_rng(state) as rng:
+        rng.shuffle(state.house_discard)
+    state.house_deck[:] = state.house_discard
+    del state.house_discard[:]
+    return public(reshuffled=pb.DeckReshuffled(room_deck=False, count=len(state.house_deck)))
+
+
+def discard(state: pb.State, card_id: int) -> None:
+    """Put a card face up on its own deck's discard pile."""
+    (state.room_discard if card_id in ROOM_DECK_IDS else state.house_discard).append(card_id)
