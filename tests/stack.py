@@ -12,13 +12,15 @@ from parlour.store.matchstore import MatchStore
 
 
 @contextlib.asynccontextmanager
-async def running_stack(redis_url: str, games=("tinycards",), replicas: int = 1, **gateway_options):
+async def running_stack(
+    redis_url: str, games=("tinycards",), replicas: int = 1, max_events: int = 0, **gateway_options
+):
     """Yields the gateway address; rules replicas and gateway share this event loop."""
     started = []
     routes: dict[str, list[str]] = {}
     for name in games:
         for _ in range(replicas):
-            store = MatchStore.from_url(redis_url)
+            store = MatchStore.from_url(redis_url, max_events=max_events)
             server, port, _health, watcher = await rules_server.start(get_game(name), store)
             started.append((server, watcher, store))
             routes.setdefault(name, []).append(f"127.0.0.1:{port}")

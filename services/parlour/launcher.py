@@ -53,7 +53,7 @@ class LocalStack:
 
     def start(self) -> LocalStack:
         """Start everything and wait until every server reports SERVING."""
-        self.redis_url = configured_url() or ""
+        self.redis_url = self.redis_url or configured_url() or ""
         if not self.redis_url:
             self.redis = EmbeddedRedis().start()
             self.redis_url = self.redis.url

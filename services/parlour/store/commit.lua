@@ -20,7 +20,7 @@ for i = 0, tonumber(ARGV[8]) - 1 do
   seq = seq + 1
   local base = 9 + i * 3
   if maxlen > 0 then
-    redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, seq .. '-0', 'e', ARGV[base],
+    redis.call('XADD', KEYS[2], 'MAXLEN', maxlen, seq .. '-0', 'e', ARGV[base],
       'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version, 'r', rid)
   else
     redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[base],

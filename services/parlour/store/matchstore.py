@@ -90,9 +90,12 @@ class MatchStore:
         self._flusher: asyncio.Task | None = None
 
     @classmethod
-    def from_url(cls, url: str, **kwargs) -> MatchStore:
-        """A store on the Redis server at `url`."""
-        return cls(aioredis.from_url(url, max_connections=256), **kwargs)
+    def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
+        """A store on the Redis server at `url`; commands time out after `timeout` seconds."""
+        client = aioredis.from_url(
+            url, max_connections=512, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        return cls(client, **kwargs)
 
     async def close(self) -> None:
         """Close the connection pool."""

@@ -36,6 +36,7 @@ class EmbeddedRedis:
     """A Redis server process owned by this program, in a temporary directory."""
 
     port: int = 0
+    persistent: bool = False
     binary: str = field(default_factory=server_binary)
     process: subprocess.Popen | None = None
     workdir: str = ""
@@ -48,10 +49,13 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         """Start the server and wait until it answers PING."""
         self.port = self.port or free_port()
-        self.workdir = tempfile.mkdtemp(prefix="parlour-redis-")
+        self.workdir = self.workdir or tempfile.mkdtemp(prefix="parlour-redis-")
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else [
+            "--appendonly", "no"
+        ]
         args = [
             self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
-            "--save", "", "--appendonly", "no", "--dir", self.workdir,
+            "--save", "", *persistence, "--dir", self.workdir,
             "--daemonize", "no", "--loglevel", "warning", "--protected-mode", "yes",
         ]
         self.process = subprocess.Popen(
@@ -68,8 +72,8 @@ class EmbeddedRedis:
         self.stop()
         raise RuntimeError(f"{self.binary} did not answer on port {self.port}")
 
-    def stop(self) -> None:
-        """Stop the server and remove its directory."""
+    def stop(self, remove: bool = True) -> None:
+        """Stop the server (a persistent one writes its data) and remove its directory."""
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -79,8 +83,9 @@ class EmbeddedRedis:
                 self.process.wait()
         if self.process and self.process.stderr:
             self.process.stderr.close()
-        if self.workdir:
+        if remove and self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = ""
 
     def __enter__(self) -> EmbeddedRedis:
         return self.start()

@@ -1,0 +1,113 @@
+"""Event fan-out: slow subscribers, trimmed history (DESIGN: Life of an action, step 4)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+
+from parlour.client import GatewayClient
+from parlour.gateway.fanout import EventHub, Heartbeat
+from parlour.rpc.errors import ServiceError
+from parlour.store.matchstore import MatchStore, encode_visibility
+from stack import running_stack
+
+
+async def append_events(store: MatchStore, match: str, count: int, start_version: int = 1) -> None:
+    """Commit `count` single-event actions straight through the store."""
+    version = start_version
+    for i in range(count):
+        vis = encode_visibility(frozenset({1})) if i % 3 == 0 else encode_visibility(None)
+        await store.commit(match, version, b"s", [(f"e{i}".encode(), vis, 0)], f"r{version}", b"x" * 32, b"")
+        version += 1
+
+
+async def drain(sub, count, heartbeat=0.3):
+    seen = []
+    async for item in sub.events(heartbeat=heartbeat):
+        if isinstance(item, Heartbeat):
+            break
+        seen.append(item)
+        if len(seen) == count:
+            break
+    return seen
+
+
+async def test_slow_subscriber_loses_nothing_and_holds_up_nobody(store, match_id):
+    """A subscriber whose queue overflows catches up from history, in order, without gaps."""
+    await store.create_state(match_id, b"s", b"")
+    hub = EventHub(store, queue_size=2)
+    async with hub.subscribe(match_id, 0, 0) as slow, hub.subscribe(match_id, 1, 0) as fast:
+        fast_task = asyncio.create_task(drain(fast, 30))
+        await append_events(store, match_id, 30)
+        fast_seen = await asyncio.wait_for(fast_task, 10)
+        assert slow.overflowed, "the test did not overflow the slow queue"
+        slow_seen = await asyncio.wait_for(drain(slow, 20), 10)
+    assert [e.sequence for e in fast_seen] == list(range(1, 31))
+    assert [e.sequence for e in slow_seen] == [s for s in range(1, 31) if (s - 1) % 3 != 0]
+    await hub.close()
+
+
+async def test_late_subscriber_gets_history_then_live(store, match_id):
+    """Subscribing after events exist yields the old ones, then new ones, exactly once."""
+    await store.create_state(match_id, b"s", b"")
+    await append_events(store, match_id, 5)
+    hub = EventHub(store)
+    async with hub.subscribe(match_id, 1, 2) as sub:
+        reader = asyncio.create_task(drain(sub, 6))
+        await append_events(store, match_id, 3, start_version=6)
+        seen = await asyncio.wait_for(reader, 10)
+    assert [e.sequence for e in seen] == [3, 4, 5, 6, 7, 8]
+    await hub.close()
+
+
+async def test_trimmed_history_is_a_clear_error(store, match_id):
+    """Resuming from a point older than the kept history is OUT_OF_RANGE HISTORY_TRIMMED."""
+    store.max_events = 4
+    await store.create_state(match_id, b"s", b"")
+    await append_events(store, match_id, 10)
+    hub = EventHub(store)
+    with pytest.raises(ServiceError) as err:
+        async with hub.subscribe(match_id, 0, 2):
+            pass
+    assert err.value.code == grpc.StatusCode.OUT_OF_RANGE and err.value.reason == "HISTORY_TRIMMED"
+    async with hub.subscribe(match_id, 1, 6) as sub:
+        assert [e.sequence for e in await drain(sub, 4)] == [7, 8, 9, 10]
+    await hub.close()
+
+
+async def test_trimmed_history_through_the_gateway(redis_url):
+    """Over gRPC the trimmed resume point is refused with OUT_OF_RANGE."""
+    async with running_stack(redis_url, max_events=3) as (address, _):
+        async with GatewayClient(address) as client:
+            match = await client.create_match("tinycards", 2, seed=4)
+            players = [await client.join(match.name, f"p{i}") for i in range(2)]
+            for _ in range(4):
+                progress = (await players[0].view()).progress
+                seat = progress.pending[0].seat
+                await players[seat].submit((await players[seat].actions()).actions[0])
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                async for _ in players[0].events(after=0):
+                    pass
+            assert err.value.code() == grpc.StatusCode.OUT_OF_RANGE
+
+
+async def test_create_and_join_are_idempotent(redis_url):
+    """Repeating CreateMatch or JoinMatch with the same request id does not create twice."""
+    from parlour.gateway.v1 import gateway_pb2 as gw
+
+    async with running_stack(redis_url) as (address, _):
+        async with GatewayClient(address) as client:
+            request = gw.CreateMatchRequest(game="tinycards", seats=2, request_id="create-1")
+            first = (await client.stub.CreateMatch(request)).match
+            again = (await client.stub.CreateMatch(request)).match
+            assert first.name == again.name
+            join = gw.JoinMatchRequest(match=first.name, display_name="a", request_id="join-1")
+            a = await client.stub.JoinMatch(join)
+            b = await client.stub.JoinMatch(join)
+            assert a.seat == b.seat == 0
+            assert sum(s.occupied for s in b.match.seats) == 1
+            old = (("authorization", f"Bearer {a.seat_token}"),)
+            with pytest.raises(grpc.aio.AioRpcError):
+                await client.stub.GetView(gw.GetViewRequest(match=first.name), metadata=old)
