@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen demo up test check lint bench clean
+.PHONY: setup gen demo up test check lint breaking bench clean
 
 setup: $(STAMP) gen
 
@@ -30,6 +30,9 @@ test: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/python tools/buf.py lint
+
+breaking: setup
+	$(BIN)/python tools/buf.py breaking
 
 check: lint test
 

@@ -24,7 +24,9 @@ async def running_stack(
             server, port, _health, watcher = await rules_server.start(get_game(name), store)
             started.append((server, watcher, store))
             routes.setdefault(name, []).append(f"127.0.0.1:{port}")
-    gateway = await Gateway(GatewayConfig(redis_url=redis_url, rules=routes, **gateway_options)).start()
+    gateway = await Gateway(
+        GatewayConfig(redis_url=redis_url, rules=routes, **gateway_options)
+    ).start()
     try:
         yield f"127.0.0.1:{gateway.port}", gateway
     finally:

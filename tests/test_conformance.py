@@ -1,11 +1,10 @@
-"""The generic conformance suite, run over every registered game and seat count (DESIGN: Quality bars)."""
+"""The generic conformance suite over every registered game and seat count (DESIGN: Quality)."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-
 from parlour.engine.conformance import play_random
 from parlour.engine.registry import games
 

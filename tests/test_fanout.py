@@ -6,7 +6,6 @@ import asyncio
 
 import grpc
 import pytest
-
 from parlour.client import GatewayClient
 from parlour.gateway.fanout import EventHub, Heartbeat
 from parlour.rpc.errors import ServiceError
@@ -19,7 +18,9 @@ async def append_events(store: MatchStore, match: str, count: int, start_version
     version = start_version
     for i in range(count):
         vis = encode_visibility(frozenset({1})) if i % 3 == 0 else encode_visibility(None)
-        await store.commit(match, version, b"s", [(f"e{i}".encode(), vis, 0)], f"r{version}", b"x" * 32, b"")
+        await store.commit(
+            match, version, b"s", [(f"e{i}".encode(), vis, 0)], f"r{version}", b"x" * 32, b""
+        )
         version += 1
 
 

@@ -1,4 +1,4 @@
-"""Failures over real processes: a rules replica killed mid-run, Redis going away (DESIGN: Quality bars)."""
+"""Failures over real processes: a replica killed mid-run, Redis going away (DESIGN: Quality)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import time
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from parlour.client import GatewayClient
 from parlour.engine.rng import Rng
 from parlour.launcher import LocalStack
 from parlour.store.matchstore import MatchStore
 from parlour.store.server import EmbeddedRedis
-
 
 
 async def submit_with_retry(player, action, request_id, tries=40):
@@ -40,7 +38,9 @@ async def play_match(client, seed, acked, halfway: asyncio.Event):
         seat = progress.pending[0].seat
         actions = (await players[seat].actions()).actions
         request_id = f"{seed}-{step}"
-        response = await submit_with_retry(players[seat], actions[rng.below(len(actions))], request_id)
+        response = await submit_with_retry(
+            players[seat], actions[rng.below(len(actions))], request_id
+        )
         acked.setdefault(match.name, []).append(request_id)
         progress = response.result.progress
         step += 1
@@ -56,7 +56,9 @@ async def test_killing_a_rules_replica_loses_and_repeats_nothing():
         acked: dict[str, list[str]] = {}
         halfway = asyncio.Event()
         async with GatewayClient(stack.address) as client:
-            games = [asyncio.create_task(play_match(client, seed, acked, halfway)) for seed in range(12)]
+            games = [
+                asyncio.create_task(play_match(client, seed, acked, halfway)) for seed in range(12)
+            ]
             await halfway.wait()
             stack.rules["tinycards"][0].stop(signal.SIGKILL)
             names = await asyncio.gather(*games)
@@ -76,9 +78,11 @@ async def test_killing_a_rules_replica_loses_and_repeats_nothing():
 def health_status(address: str) -> int:
     with grpc.insecure_channel(address) as channel:
         try:
-            return health_pb2_grpc.HealthStub(channel).Check(
-                health_pb2.HealthCheckRequest(), timeout=2
-            ).status
+            return (
+                health_pb2_grpc.HealthStub(channel)
+                .Check(health_pb2.HealthCheckRequest(), timeout=2)
+                .status
+            )
         except grpc.RpcError:
             return -1
 

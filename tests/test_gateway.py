@@ -1,4 +1,4 @@
-"""The gateway's public API end to end over real gRPC and Redis (DESIGN: The contracts, Hidden information)."""
+"""The gateway's public API over real gRPC and Redis (DESIGN: The contracts, Hidden information)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import asyncio
 
 import grpc
 import pytest
-
 from parlour.client import GatewayClient
 from parlour.engine.registry import get_game
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
@@ -132,7 +131,8 @@ async def test_submit_needs_a_valid_token(gateway, token, code):
 
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await gateway.stub.SubmitAction(
-            gw.SubmitActionRequest(match=match.name, action=action, request_id="x"), metadata=metadata
+            gw.SubmitActionRequest(match=match.name, action=action, request_id="x"),
+            metadata=metadata,
         )
     assert err.value.code() == code
     assert (await gateway.match(match.name)).progress.version == 1
@@ -159,7 +159,7 @@ async def test_unknown_match_and_game(gateway):
 
 
 async def test_seats_join_and_leave(gateway):
-    """Joining takes the lowest free seat; a taken seat is refused; leaving frees it and revokes the token."""
+    """Join takes the lowest free seat, refuses a taken one; leaving frees it, revokes the token."""
     match = await gateway.create_match("tinycards", 2)
     first = await gateway.join(match.name, "a")
     with pytest.raises(grpc.aio.AioRpcError) as err:

@@ -1,4 +1,4 @@
-"""The game registry and the purity of rules code (DESIGN: The shape; CONVENTIONS: the core has no I/O)."""
+"""The registry and the purity of rules code (DESIGN: The shape; CONVENTIONS: core has no I/O)."""
 
 from __future__ import annotations
 

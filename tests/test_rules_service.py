@@ -7,7 +7,6 @@ import pytest
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-
 from parlour.engine.registry import get_game
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.rules import server as rules_server
@@ -39,7 +38,9 @@ def reason(error: grpc.aio.AioRpcError) -> str:
 
 
 async def create(rules, match_id, seats=2, seed=3):
-    response = await rules.CreateMatch(pb.CreateMatchRequest(match_id=match_id, seats=seats, seed=seed))
+    response = await rules.CreateMatch(
+        pb.CreateMatchRequest(match_id=match_id, seats=seats, seed=seed)
+    )
     return response.progress
 
 
@@ -60,7 +61,9 @@ async def test_act_commits_state_and_events(rules, store, match_id):
     progress = await create(rules, match_id)
     assert progress.version == 1 and progress.pending[0].seat == 0
     action = await first_legal(rules, match_id, 0)
-    response = await rules.Act(pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="r1"))
+    response = await rules.Act(
+        pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="r1")
+    )
     assert response.result.progress.version == 2 and not response.replayed
     events = await store.events_after(match_id, 0)
     assert [e.sequence for e in events] == list(range(1, response.result.event_count + 1))
@@ -95,10 +98,18 @@ async def test_request_id_reused_for_other_action(rules, match_id):
     [
         (any_pb2.Any(), grpc.StatusCode.INVALID_ARGUMENT, "MISSING_FIELD"),
         (pack(tc.View()), grpc.StatusCode.INVALID_ARGUMENT, "WRONG_MESSAGE_TYPE"),
-        (any_pb2.Any(type_url="type.googleapis.com/parlour.games.tinycards.v1.Action", value=b"\xff\xff"),
-         grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_MESSAGE"),
-        (pack(tc.Action(play=tc.PlayCard(card=99))), grpc.StatusCode.FAILED_PRECONDITION,
-         "CARD_NOT_IN_HAND"),
+        (
+            any_pb2.Any(
+                type_url="type.googleapis.com/parlour.games.tinycards.v1.Action", value=b"\xff\xff"
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "MALFORMED_MESSAGE",
+        ),
+        (
+            pack(tc.Action(play=tc.PlayCard(card=99))),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "CARD_NOT_IN_HAND",
+        ),
     ],
 )
 async def test_bad_actions_leave_state_untouched(rules, store, match_id, action, code, why):
@@ -154,8 +165,12 @@ async def test_act_stream_multiplexes(rules, match_id):
     await create(rules, match_id)
     action = await first_legal(rules, match_id, 0)
     calls = [
-        pb.ActStreamRequest(call_id=1, act=pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="a")),
-        pb.ActStreamRequest(call_id=2, act=pb.ActRequest(match_id="missing", seat=0, action=action)),
+        pb.ActStreamRequest(
+            call_id=1, act=pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="a")
+        ),
+        pb.ActStreamRequest(
+            call_id=2, act=pb.ActRequest(match_id="missing", seat=0, action=action)
+        ),
     ]
 
     async def requests():

@@ -6,7 +6,6 @@ import asyncio
 import time
 
 from google.protobuf import text_format
-
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
 from parlour.engine.registry import get_game
@@ -65,5 +64,7 @@ def run_demo(games: list[str], seed: int, lines: int) -> int:
     with LocalStack(games) as stack:
         print(f"gateway {stack.address}; Redis {stack.redis_url}")
         failures = asyncio.run(play_all(stack.address, games, seed, lines))
-    print("\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else ""))
+    print(
+        "\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else "")
+    )
     return 1 if failures else 0

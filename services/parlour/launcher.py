@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
 
 
@@ -64,7 +63,9 @@ class LocalStack:
                 f"{game}={','.join(p.address for p in procs)}" for game, procs in self.rules.items()
             )
             self.gateway = self.spawn(
-                "gateway", [sys.executable, "-m", "parlour.cli", "serve-gateway"], {"PARLOUR_RULES": routes}
+                "gateway",
+                [sys.executable, "-m", "parlour.cli", "serve-gateway"],
+                {"PARLOUR_RULES": routes},
             )
             for proc in self.processes():
                 wait_serving(proc)

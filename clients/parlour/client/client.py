@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
-
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
@@ -42,7 +41,12 @@ class GatewayClient:
         return list((await self.stub.ListGames(gw.ListGamesRequest())).games)
 
     async def create_match(
-        self, game: str, seats: int, *, options: Message | None = None, seed: int | None = None,
+        self,
+        game: str,
+        seats: int,
+        *,
+        options: Message | None = None,
+        seed: int | None = None,
         spectators: bool = True,
     ) -> gw.Match:
         """Create a match (idempotent under retry)."""
@@ -86,7 +90,9 @@ class Seat:
         self.metadata = (("authorization", f"Bearer {token}"),)
 
     async def view(self) -> gw.GetViewResponse:
-        return await self.client.stub.GetView(gw.GetViewRequest(match=self.match), metadata=self.metadata)
+        return await self.client.stub.GetView(
+            gw.GetViewRequest(match=self.match), metadata=self.metadata
+        )
 
     async def actions(self) -> gw.ListActionsResponse:
         return await self.client.stub.ListActions(
@@ -94,7 +100,10 @@ class Seat:
         )
 
     async def submit(
-        self, action: any_pb2.Any | Message, *, request_id: str | None = None,
+        self,
+        action: any_pb2.Any | Message,
+        *,
+        request_id: str | None = None,
         expected_version: int | None = None,
     ) -> gw.SubmitActionResponse:
         """Submit one action by unary call."""
@@ -115,7 +124,9 @@ class Seat:
 
     async def leave(self) -> gw.Match:
         return (
-            await self.client.stub.LeaveMatch(gw.LeaveMatchRequest(match=self.match), metadata=self.metadata)
+            await self.client.stub.LeaveMatch(
+                gw.LeaveMatchRequest(match=self.match), metadata=self.metadata
+            )
         ).match
 
     def session(self, after: int = 0) -> Session:
@@ -129,7 +140,9 @@ class Session:
     def __init__(self, seat: Seat, after: int) -> None:
         self.seat = seat
         self._outbox: asyncio.Queue = asyncio.Queue()
-        self._outbox.put_nowait(gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after)))
+        self._outbox.put_nowait(
+            gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after))
+        )
         self.call = seat.client.stub.Play(self._requests(), metadata=seat.metadata)
 
     async def _requests(self):

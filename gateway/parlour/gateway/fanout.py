@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import grpc
-
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError
 from parlour.store.matchstore import MatchStore, StoredEvent
@@ -98,7 +97,8 @@ class Subscription:
 def history_trimmed(cursor: int, first: int) -> ServiceError:
     """The events after `cursor` are no longer kept."""
     return ServiceError(
-        grpc.StatusCode.OUT_OF_RANGE, "HISTORY_TRIMMED",
+        grpc.StatusCode.OUT_OF_RANGE,
+        "HISTORY_TRIMMED",
         f"events after sequence {cursor} were trimmed; the oldest kept is {first}",
         metadata={"oldest_sequence": str(first)},
     )

@@ -6,7 +6,6 @@ import asyncio
 import itertools
 
 import grpc
-
 from parlour.rpc.errors import ServiceError, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc

@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import grpc
-
 from parlour.gateway.links import ActLink
 from parlour.rpc.errors import ServiceError, not_found, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
@@ -67,7 +66,9 @@ class Router:
             raise not_found("game", game)
         now = time.monotonic()
         ordered = rank(match, replicas)
-        ordered = [r for r in ordered if r.down_until <= now] + [r for r in ordered if r.down_until > now]
+        ordered = [r for r in ordered if r.down_until <= now] + [
+            r for r in ordered if r.down_until > now
+        ]
         last: ServiceError | None = None
         for replica in ordered:
             try:

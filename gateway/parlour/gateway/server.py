@@ -27,8 +27,11 @@ class Gateway:
         self.hub = EventHub(self.store, config.subscriber_queue)
         self.service = GatewayService(self.store, self.router, self.hub, config.heartbeat_seconds)
         self.server, self.port, self.health = serving.make_server(
-            lambda s: gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(self.service, s),
-            [SERVICE], config.address,
+            lambda s: gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(
+                self.service, s
+            ),
+            [SERVICE],
+            config.address,
         )
         self.watcher = None
 

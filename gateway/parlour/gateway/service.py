@@ -1,4 +1,4 @@
-"""parlour.gateway.v1.GatewayService: thin conversions around matches, seats, routing and fan-out."""
+"""parlour.gateway.v1.GatewayService: thin conversions around seats, routing and fan-out."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import secrets
 import uuid
 
 import grpc
-
 from parlour.gateway import tokens
 from parlour.gateway.fanout import EventHub, Heartbeat
 from parlour.gateway.routing import Router
@@ -70,13 +69,16 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         game = values[0].decode()
         if token is not None:
             if not token or values[2] is None:
-                raise unauthenticated("INVALID_SEAT_TOKEN", "the seat token is not valid for this match")
+                raise unauthenticated(
+                    "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
+                )
             return Viewer(match, game, int(values[2]))
         if seated:
             raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
         if values[1] != b"1":
             raise ServiceError(
-                grpc.StatusCode.PERMISSION_DENIED, "SPECTATORS_NOT_ALLOWED",
+                grpc.StatusCode.PERMISSION_DENIED,
+                "SPECTATORS_NOT_ALLOWED",
                 "this match does not allow spectators",
             )
         return Viewer(match, game, None)
@@ -93,12 +95,16 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         progress = rules.MatchProgress.FromString(progress_bytes)
         seats = int(meta["seats"])
         resource = gw.Match(
-            name=f"matches/{match}", game=meta["game"], allow_spectators=meta.get("spectators") == "1",
+            name=f"matches/{match}",
+            game=meta["game"],
+            allow_spectators=meta.get("spectators") == "1",
             progress=progress,
         )
         for seat in range(seats):
             resource.seats.add(
-                seat=seat, occupied=f"token:{seat}" in meta, display_name=meta.get(f"name:{seat}", "")
+                seat=seat,
+                occupied=f"token:{seat}" in meta,
+                display_name=meta.get(f"name:{seat}", ""),
             )
         if progress.HasField("outcome"):
             resource.status = gw.MATCH_STATUS_FINISHED
@@ -113,7 +119,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         if viewer.seat is None:
             raise unauthenticated("MISSING_SEAT_TOKEN", "spectators cannot act")
         act = rules.ActRequest(
-            match_id=viewer.match, seat=viewer.seat, action=request.action,
+            match_id=viewer.match,
+            seat=viewer.seat,
+            action=request.action,
             request_id=request.request_id or uuid.uuid4().hex,
         )
         if request.HasField("expected_version"):
@@ -144,7 +152,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         info = infos[game]
         if not info.min_seats <= request.seats <= info.max_seats:
             raise invalid_argument(
-                "seats", f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
+                "seats",
+                f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
                 "BAD_SEAT_COUNT",
             )
         match = (
@@ -160,7 +169,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 match_id=match, options=request.options, seats=request.seats, seed=seed
             )
             try:
-                await self.router.call(game, match, lambda r: r.stub.CreateMatch(create, timeout=10))
+                await self.router.call(
+                    game, match, lambda r: r.stub.CreateMatch(create, timeout=10)
+                )
             except ServiceError as error:
                 if error.code != grpc.StatusCode.ALREADY_EXISTS:
                     await self.store.redis.delete(f"parlour:{{{match}}}:meta")
@@ -181,8 +192,12 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
         if seat in (-2, -3):
             reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
-            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower())
-        return gw.JoinMatchResponse(match=await self.match_resource(match), seat=seat, seat_token=token)
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
+            )
+        return gw.JoinMatchResponse(
+            match=await self.match_resource(match), seat=seat, seat_token=token
+        )
 
     @guarded
     async def GetMatch(self, request, context):
@@ -230,7 +245,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         async with self.hub.subscribe(viewer.match, viewer.seat, request.after_sequence) as sub:
             async for item in sub.events(self.heartbeat):
                 if isinstance(item, Heartbeat):
-                    yield gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+                    yield gw.StreamEventsResponse(
+                        heartbeat=gw.Heartbeat(last_sequence=item.last_sequence)
+                    )
                 else:
                     metrics.EVENTS_SENT.inc()
                     yield gw.StreamEventsResponse(event=self.match_event(item))
@@ -254,8 +271,10 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             except Exception as error:  # noqa: BLE001 - relayed to the client as an ack
                 refusal = classify(error)
                 ack = gw.ActionAck(
-                    request_id=action.request_id, code=refusal.code.value[0],
-                    message=refusal.message, reason=refusal.reason,
+                    request_id=action.request_id,
+                    code=refusal.code.value[0],
+                    message=refusal.message,
+                    reason=refusal.reason,
                 )
             else:
                 ack = gw.ActionAck(request_id=action.request_id, response=response)
@@ -276,7 +295,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         async def pump_events(sub) -> None:
             async for item in sub.events(self.heartbeat):
                 if isinstance(item, Heartbeat):
-                    out.put_nowait(gw.PlayResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence)))
+                    out.put_nowait(
+                        gw.PlayResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+                    )
                 else:
                     metrics.EVENTS_SENT.inc()
                     out.put_nowait(gw.PlayResponse(event=self.match_event(item)))
@@ -298,6 +319,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
 def _refusal(request_id: str, error: ServiceError) -> gw.PlayResponse:
     return gw.PlayResponse(
         ack=gw.ActionAck(
-            request_id=request_id, code=error.code.value[0], message=error.message, reason=error.reason
+            request_id=request_id,
+            code=error.code.value[0],
+            message=error.message,
+            reason=error.reason,
         )
     )

@@ -24,5 +24,5 @@ def token_from_metadata(metadata) -> str | None:
     for key, value in metadata or ():
         if key.lower() == HEADER:
             text = value.decode() if isinstance(value, bytes) else value
-            return text[len(SCHEME):].strip() if text.lower().startswith(SCHEME) else ""
+            return text[len(SCHEME) :].strip() if text.lower().startswith(SCHEME) else ""
     return None

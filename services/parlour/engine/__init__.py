@@ -12,7 +12,7 @@ in-process::
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.local import LocalMatch
-from parlour.engine.registry import get_game, games
+from parlour.engine.registry import games, get_game
 from parlour.engine.rng import Rng, state_rng
 from parlour.engine.runtime import apply, legal_actions, pending, serialize, view
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
-
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game, IllegalAction
 from parlour.engine.rng import Rng
@@ -26,7 +25,12 @@ class Playout:
 
 
 def play_random(
-    game: Game, options: Message, seats: int, seed: int, *, deep: bool = False,
+    game: Game,
+    options: Message,
+    seats: int,
+    seed: int,
+    *,
+    deep: bool = False,
     pool: list[Message] | None = None,
 ) -> Playout:
     """Play one seeded random game, asserting the contract at every step."""
@@ -97,7 +101,9 @@ def check_refusals(
         except IllegalAction as refusal:
             assert refusal.reason and refusal.reason.upper() == refusal.reason, refusal.reason
         else:
-            raise AssertionError(f"seat {actor} was allowed an action not in its legal list: {action}")
+            raise AssertionError(
+                f"seat {actor} was allowed an action not in its legal list: {action}"
+            )
         assert runtime.serialize(state) == before, "a refused action changed the state"
 
 

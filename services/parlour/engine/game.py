@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from google.protobuf.message import Message
-
 from parlour.engine.rng import Rng
 
 
@@ -138,9 +137,7 @@ class Game(abc.ABC):
 
     def test_configurations(self) -> Sequence[tuple[Message, int]]:
         """(options, seats) pairs the conformance suite plays; default: every seat count."""
-        return [
-            (self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)
-        ]
+        return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
 
     # -- text for logs and the demo feed -------------------------------------
     def describe_action(self, action: Message) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from google.protobuf.message import Message
-
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, copy_message
 
 
@@ -30,7 +29,9 @@ def legal_actions(game: Game, state: Message, seat: int) -> list[Message]:
 def check_actor(game: Game, state: Message, seat: int, action: Message) -> None:
     """Refuse, with a reason, actions the framework can judge without the rules."""
     if not isinstance(action, game.action_type):
-        raise IllegalAction("WRONG_ACTION_TYPE", f"expected {game.action_type.DESCRIPTOR.full_name}")
+        raise IllegalAction(
+            "WRONG_ACTION_TYPE", f"expected {game.action_type.DESCRIPTOR.full_name}"
+        )
     if not 0 <= seat < game.seat_count(state):
         raise IllegalAction("NO_SUCH_SEAT", f"seat {seat} is not in this match")
     if game.outcome(state) is not None:

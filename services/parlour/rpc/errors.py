@@ -40,7 +40,9 @@ class ServiceError(Exception):
     def to_status(self) -> status_pb2.Status:
         """As google.rpc.Status with ErrorInfo (and BadRequest for a bad field)."""
         status = status_pb2.Status(code=self.code.value[0], message=self.message)
-        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
+        info = error_details_pb2.ErrorInfo(
+            reason=self.reason, domain=DOMAIN, metadata=self.metadata
+        )
         detail = any_pb2.Any()
         detail.Pack(info)
         status.details.append(detail)

@@ -7,7 +7,8 @@ import os
 from prometheus_client import Counter, Histogram, start_http_server
 
 REQUESTS = Counter(
-    "parlour_requests_total", "Calls handled, by service method and status code.",
+    "parlour_requests_total",
+    "Calls handled, by service method and status code.",
     ["service", "method", "code"],
 )
 ACTIONS = Counter("parlour_actions_total", "Actions applied, by game.", ["game"])
@@ -15,7 +16,9 @@ REFUSALS = Counter(
     "parlour_refusals_total", "Actions and calls refused, by game and reason.", ["game", "reason"]
 )
 ACT_SECONDS = Histogram(
-    "parlour_act_seconds", "Time to check, apply and commit one action.", ["game"],
+    "parlour_act_seconds",
+    "Time to check, apply and commit one action.",
+    ["game"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
 )
 COMMIT_RETRIES = Counter(

@@ -48,9 +48,7 @@ async def set_serving(health_servicer, services: Iterable[str], serving: bool) -
         await health_servicer.set(name, status)
 
 
-async def run_until_stopped(
-    server: grpc.aio.Server, health_servicer, grace: float = 5.0
-) -> None:
+async def run_until_stopped(server: grpc.aio.Server, health_servicer, grace: float = 5.0) -> None:
     """Serve until SIGTERM/SIGINT, then report NOT_SERVING and drain for `grace` seconds."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

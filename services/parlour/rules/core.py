@@ -9,7 +9,6 @@ import time
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
-
 from parlour.engine import runtime
 from parlour.engine.game import Game, IllegalAction, InvalidOptions
 from parlour.rpc import metrics
@@ -41,7 +40,9 @@ def unpack(packed: any_pb2.Any, message_type: type[Message], field: str) -> Mess
     try:
         message.ParseFromString(packed.value)
     except DecodeError as error:
-        raise invalid_argument(field, f"{field} does not parse: {error}", "MALFORMED_MESSAGE") from None
+        raise invalid_argument(
+            field, f"{field} does not parse: {error}", "MALFORMED_MESSAGE"
+        ) from None
     return message
 
 
@@ -66,12 +67,16 @@ class RulesCore:
         """The game's declared facts."""
         g = self.game
         return pb.GameInfo(
-            game=g.name, display_name=g.display_name, min_seats=g.min_seats,
-            max_seats=g.max_seats, hidden_information=g.hidden_information,
+            game=g.name,
+            display_name=g.display_name,
+            min_seats=g.min_seats,
+            max_seats=g.max_seats,
+            hidden_information=g.hidden_information,
             options_type=g.options_type.DESCRIPTOR.full_name,
             action_type=g.action_type.DESCRIPTOR.full_name,
             event_type=g.event_type.DESCRIPTOR.full_name,
-            view_type=g.view_type.DESCRIPTOR.full_name, for_tests=g.for_tests,
+            view_type=g.view_type.DESCRIPTOR.full_name,
+            for_tests=g.for_tests,
         )
 
     def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
@@ -94,7 +99,8 @@ class RulesCore:
         g = self.game
         if not g.min_seats <= request.seats <= g.max_seats:
             raise invalid_argument(
-                "seats", f"{g.display_name} takes {g.min_seats} to {g.max_seats} seats",
+                "seats",
+                f"{g.display_name} takes {g.min_seats} to {g.max_seats} seats",
                 "BAD_SEAT_COUNT",
             )
         options = (
@@ -140,12 +146,16 @@ class RulesCore:
         view = runtime.view(self.game, entry.state, seat)
         return pack(view), self.progress(entry.state, entry.version, entry.last_sequence)
 
-    async def list_actions(self, match: str, seat: int) -> tuple[list[any_pb2.Any], pb.MatchProgress]:
+    async def list_actions(
+        self, match: str, seat: int
+    ) -> tuple[list[any_pb2.Any], pb.MatchProgress]:
         """A seat's legal actions and the match progress."""
         entry = await self.current(match)
         self.check_seat(entry.state, seat)
         actions = runtime.legal_actions(self.game, entry.state, seat)
-        return [pack(a) for a in actions], self.progress(entry.state, entry.version, entry.last_sequence)
+        return [pack(a) for a in actions], self.progress(
+            entry.state, entry.version, entry.last_sequence
+        )
 
     # -- act ------------------------------------------------------------------
     async def act(self, request: pb.ActRequest) -> pb.ActResponse:
@@ -188,7 +198,8 @@ class RulesCore:
                 if replay is not None:
                     return replay
                 raise ServiceError(
-                    grpc.StatusCode.ABORTED, "VERSION_MISMATCH",
+                    grpc.StatusCode.ABORTED,
+                    "VERSION_MISMATCH",
                     f"match is at version {entry.version}, not {request.expected_version}",
                     metadata={"current_version": str(entry.version)},
                 )
@@ -209,13 +220,22 @@ class RulesCore:
                 progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
             )
             events = [
-                (pack(e.event).SerializeToString(), encode_visibility(e.to, e.hidden_from), request.seat)
+                (
+                    pack(e.event).SerializeToString(),
+                    encode_visibility(e.to, e.hidden_from),
+                    request.seat,
+                )
                 for e in emitted
             ]
             try:
                 _, earlier = await self.store.commit(
-                    match, entry.version, runtime.serialize(state), events, request.request_id,
-                    fingerprint + runtime.serialize(result), runtime.serialize(progress),
+                    match,
+                    entry.version,
+                    runtime.serialize(state),
+                    events,
+                    request.request_id,
+                    fingerprint + runtime.serialize(result),
+                    runtime.serialize(progress),
                     FINISHED if progress.HasField("outcome") else "",
                 )
             except CommitConflict:
@@ -238,7 +258,9 @@ class RulesCore:
             stored = await self.store.load(match)
         except MatchNotFound:
             raise not_found("match", match) from None
-        entry = Cached(stored.version, stored.last_sequence, self.game.state_type.FromString(stored.data))
+        entry = Cached(
+            stored.version, stored.last_sequence, self.game.state_type.FromString(stored.data)
+        )
         self.cache.put(match, entry)
         return entry
 
@@ -253,8 +275,8 @@ class RulesCore:
     def _replay(earlier: bytes, fingerprint: bytes) -> pb.ActResponse:
         if earlier[:32] != fingerprint:
             raise invalid_argument(
-                "request_id", "this request_id was already used for a different action",
+                "request_id",
+                "this request_id was already used for a different action",
                 "REQUEST_ID_REUSED",
             )
         return pb.ActResponse(result=pb.ActResult.FromString(earlier[32:]), replayed=True)
-

@@ -24,12 +24,15 @@ SERVICE = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_nam
 log = logging.getLogger("parlour.rules")
 
 
-async def start(game: Game, store: MatchStore, address: str = "127.0.0.1:0", cache_size: int = 10_000):
+async def start(
+    game: Game, store: MatchStore, address: str = "127.0.0.1:0", cache_size: int = 10_000
+):
     """Start serving `game`; returns (server, port, health servicer, watcher task)."""
     core = RulesCore(game, store, cache_size=cache_size)
     server, port, health = serving.make_server(
         lambda s: rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(core), s),
-        [SERVICE], address,
+        [SERVICE],
+        address,
     )
     await server.start()
     watcher = asyncio.create_task(serving.watch_storage(store, health, [SERVICE]))

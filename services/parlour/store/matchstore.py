@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from importlib import resources
 
 import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError
-
 from parlour.store import keys
+from redis.exceptions import NoScriptError
 
 EVERYONE = b"*"
 
@@ -55,10 +54,14 @@ class StoredEvent:
         return seat is not None and str(seat).encode() in self.visibility.split(b",")
 
 
-def encode_visibility(to: frozenset[int] | None, hidden_from: frozenset[int] = frozenset()) -> bytes:
+def encode_visibility(
+    to: frozenset[int] | None, hidden_from: frozenset[int] = frozenset()
+) -> bytes:
     """'*' for everyone, '*!1,2' for everyone but seats 1 and 2, else '0,3' for only those seats."""
     if to is None:
-        return EVERYONE + (b"!" + ",".join(map(str, sorted(hidden_from))).encode() if hidden_from else b"")
+        return EVERYONE + (
+            b"!" + ",".join(map(str, sorted(hidden_from))).encode() if hidden_from else b""
+        )
     return ",".join(map(str, sorted(to))).encode()
 
 
@@ -180,15 +183,24 @@ class MatchStore:
         share one pipelined round trip.
         """
         args: list = [
-            expected_version, state, request_id, record,
-            self.max_requests, self.max_events, status, len(events),
+            expected_version,
+            state,
+            request_id,
+            record,
+            self.max_requests,
+            self.max_events,
+            status,
+            len(events),
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
         args.append(progress)
         match_keys = [
-            keys.state(match), keys.events(match), keys.requests(match),
-            keys.request_order(match), keys.meta(match),
+            keys.state(match),
+            keys.events(match),
+            keys.requests(match),
+            keys.request_order(match),
+            keys.meta(match),
         ]
         future = asyncio.get_running_loop().create_future()
         self._queue.append(_Commit(args, match_keys, future))

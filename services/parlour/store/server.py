@@ -50,13 +50,28 @@ class EmbeddedRedis:
         """Start the server and wait until it answers PING."""
         self.port = self.port or free_port()
         self.workdir = self.workdir or tempfile.mkdtemp(prefix="parlour-redis-")
-        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else [
-            "--appendonly", "no"
-        ]
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always"]
+            if self.persistent
+            else ["--appendonly", "no"]
+        )
         args = [
-            self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
-            "--save", "", *persistence, "--dir", self.workdir,
-            "--daemonize", "no", "--loglevel", "warning", "--protected-mode", "yes",
+            self.binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            *persistence,
+            "--dir",
+            self.workdir,
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+            "--protected-mode",
+            "yes",
         ]
         self.process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True

@@ -6,8 +6,15 @@ every card has been played. Score: the sum of the cards you played.
 
 from __future__ import annotations
 
-from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
-from parlour.engine.game import copy_message
+from parlour.engine.game import (
+    Decision,
+    Emitted,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    Outcome,
+    copy_message,
+)
 from parlour.engine.rng import Rng, state_rng
 from parlour.engine.zones import remove_one, take_top
 from parlour.games.tinycards.v1 import tinycards_pb2 as pb
@@ -38,7 +45,9 @@ class TinyCards(Game):
             raise InvalidOptions("seats", f"Tiny Cards takes 2 to 4 seats, not {seats}")
         hand_size = options.hand_size or 2
         if hand_size * seats > len(DECK):
-            raise InvalidOptions("hand_size", f"{hand_size} cards for {seats} seats exceeds the deck")
+            raise InvalidOptions(
+                "hand_size", f"{hand_size} cards for {seats} seats exceeds the deck"
+            )
         state = pb.State(seats=seats, rng=Rng.from_seed(seed).state, deck=DECK)
         with state_rng(state) as rng:
             rng.shuffle(state.deck)
@@ -51,7 +60,9 @@ class TinyCards(Game):
         return [] if state.finished else [Decision(state.turn, "turn")]
 
     def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
-        actions = [pb.Action(play=pb.PlayCard(card=c)) for c in sorted(set(state.hands[seat].cards))]
+        actions = [
+            pb.Action(play=pb.PlayCard(card=c)) for c in sorted(set(state.hands[seat].cards))
+        ]
         if state.deck:
             actions.append(pb.Action(draw=pb.DrawCard()))
         return actions
