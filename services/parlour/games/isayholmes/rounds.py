@@ -1,0 +1,110 @@
+"""Rounds: setup (Rulebook 3 and 4) and scoring (Rulebook 6)."""
+
+from __future__ import annotations
+
+from parlour.engine.game import Emitted
+from parlour.engine.rng import state_rng
+from parlour.engine.zones import remove_one, take_top
+from parlour.games.isayholmes.catalogue import (
+    HAND_SIZE,
+    VILLAINS,
+    deal_out_stack,
+    draw_pile_cards,
+    value,
+)
+from parlour.games.isayholmes.piles import AFOOT, left
+from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
+
+
+def start_round(state: pb.State, number: int, out: list[Emitted]) -> None:
+    """Deal six cards each from the Deal Out Stack; the holder of The Game is Afoot! opens."""
+    seats = state.seats
+    stack = list(deal_out_stack(seats))
+    rest = list(draw_pile_cards(seats))
+    with state_rng(state) as rng:
+        rng.shuffle(stack)
+        hands = [take_top(stack, HAND_SIZE) for _ in range(seats)]
+        rest += stack
+        rng.shuffle(rest)
+    state.round = number
+    del state.hands[:]
+    for hand in hands:
+        state.hands.add(cards=hand)
+    state.draw_pile[:] = rest
+    del state.discard_pile[:]
+    del state.set_aside[:]
+    state.location = pb.REGION_LONDON
+    state.passing[:] = [pb.CARD_UNSPECIFIED] * seats
+    state.ClearField("effect")
+    state.ClearField("chain")
+    del state.peeks[:]
+    for _ in range(seats):
+        state.peeks.add()
+    state.idle_turns = 0
+    opener = next(s for s in range(seats) if AFOOT in state.hands[s].cards)
+    remove_one(state.hands[opener].cards, AFOOT)
+    state.discard_pile.append(AFOOT)
+    state.turn = left(state, opener)
+    state.phase = pb.PHASE_TURN
+    out.append(Emitted(pb.Event(round_started=pb.RoundStarted(round=number, opener=opener))))
+    for seat in range(seats):
+        out.append(
+            Emitted(
+                pb.Event(
+                    round_started=pb.RoundStarted(
+                        round=number, opener=opener, hand=sorted(state.hands[seat].cards)
+                    )
+                ),
+                to=frozenset([seat]),
+            )
+        )
+
+
+def villain_points(cards) -> int:
+    """Total value of the Villains among some cards."""
+    return sum(value(c) for c in cards if c in VILLAINS)
+
+
+def hand_points(cards) -> int:
+    """Total value of the cards that are not Villains (undetected Villains score nothing)."""
+    return sum(value(c) for c in cards if c not in VILLAINS)
+
+
+def end_round(
+    state: pb.State, end: int, out: list[Emitted], *, arrester: int = 0, villain_seat: int = 0
+) -> None:
+    """Score the round (Rulebook 6), then deal the next one or end the match."""
+    points = [hand_points(h.cards) for h in state.hands]
+    detected = villain_points(state.hands[villain_seat].cards)
+    if end == pb.ROUND_END_ARREST:
+        points[arrester] -= detected
+        points[villain_seat] += detected
+    elif end == pb.ROUND_END_ESCAPE:
+        points[villain_seat] -= detected
+    for seat, delta in enumerate(points):
+        state.scores[seat] += delta
+    result = pb.RoundResult(
+        round=state.round,
+        end=end,
+        arrester=arrester,
+        villain_seat=villain_seat,
+        hands=state.hands,
+        points=points,
+    )
+    state.last_result.CopyFrom(result)
+    out.append(Emitted(pb.Event(round_ended=pb.RoundEnded(result=result, scores=state.scores))))
+    if state.round < state.rounds:
+        start_round(state, state.round + 1, out)
+        return
+    state.phase = pb.PHASE_OVER
+    state.ClearField("effect")
+    state.ClearField("chain")
+    out.append(
+        Emitted(pb.Event(match_ended=pb.MatchEnded(scores=state.scores, winners=winners(state))))
+    )
+
+
+def winners(state: pb.State) -> list[int]:
+    """The seats with the lowest total."""
+    best = min(state.scores)
+    return [s for s, score in enumerate(state.scores) if score == best]

@@ -1,0 +1,307 @@
+"""I Say, Holmes! as a parlour Game: who decides what, which moves are legal, and applying them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
+from parlour.engine.rng import Rng
+from parlour.games.isayholmes import describe, visibility
+from parlour.games.isayholmes.catalogue import DECK, VILLAINS
+from parlour.games.isayholmes.defence import choose_pass, decline, defend, owing_a_pass
+from parlour.games.isayholmes.effects import (
+    choose_extra_arrest,
+    defences_against,
+    flee,
+    give,
+    highest_cards,
+    name_target,
+    show,
+)
+from parlour.games.isayholmes.ending import accuse, finish_turn, suspects
+from parlour.games.isayholmes.piles import can_draw
+from parlour.games.isayholmes.rounds import start_round, winners
+from parlour.games.isayholmes.turns import (
+    draw_card,
+    escape,
+    must_escape,
+    pass_turn,
+    play,
+    playable,
+    suitable_in_hand,
+)
+from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
+
+A = pb.Action
+DEFAULT_ROUNDS = 1
+MAX_ROUNDS = 20
+
+#: Who owes the decision in each phase, and the decision's kind.
+_DECIDER: dict[int, tuple[Callable[[pb.State], int], str]] = {
+    pb.PHASE_TURN: (lambda s: s.turn, "turn"),
+    pb.PHASE_TARGET: (lambda s: s.effect.actor, "name_opponent"),
+    pb.PHASE_RESPOND: (lambda s: s.effect.target, "defend_or_decline"),
+    pb.PHASE_SHOW: (lambda s: s.effect.target, "show_highest_card"),
+    pb.PHASE_GIVE: (lambda s: s.effect.actor, "give_card"),
+    pb.PHASE_FLEE: (lambda s: s.effect.actor, "discard_villain"),
+    pb.PHASE_EXTRA_ARREST: (lambda s: s.effect.actor, "arrest_or_decline"),
+    pb.PHASE_ACCUSE: (lambda s: s.chain.accuser, "accuse"),
+}
+
+
+def _opponents(state: pb.State, seat: int) -> list[int]:
+    return [s for s in range(state.seats) if s != seat]
+
+
+class ISayHolmes(Game):
+    """I Say, Holmes! (Victory Point Games, 2007): 3 to 8 players, lowest score wins."""
+
+    name = "isayholmes"
+    display_name = "I Say, Holmes!"
+    min_seats = 3
+    max_seats = 8
+    options_type = pb.Options
+    state_type = pb.State
+    action_type = pb.Action
+    event_type = pb.Event
+    view_type = pb.View
+    max_actions = 6000
+
+    # -- setup -------------------------------------------------------------
+    def default_options(self, seats: int) -> pb.Options:
+        return pb.Options(rounds=DEFAULT_ROUNDS)
+
+    def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise InvalidOptions("seats", f"I Say, Holmes! takes 3 to 8 players, not {seats}")
+        rounds = options.rounds or DEFAULT_ROUNDS
+        if rounds > MAX_ROUNDS:
+            raise InvalidOptions("rounds", f"at most {MAX_ROUNDS} rounds, not {rounds}")
+        state = pb.State(
+            seats=seats, rng=Rng.from_seed(seed).state, rounds=rounds, scores=[0] * seats
+        )
+        start_round(state, 1, [])
+        return state
+
+    # -- who acts, and how ---------------------------------------------------
+    def pending(self, state: pb.State) -> list[Decision]:
+        if state.phase == pb.PHASE_PASS_LEFT:
+            return [Decision(s, "pass_left") for s in owing_a_pass(state)]
+        if state.phase == pb.PHASE_OVER:
+            return []
+        decider, kind = _DECIDER[state.phase]
+        return [Decision(decider(state), kind)]
+
+    def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
+        phase = state.phase
+        hand = sorted(set(state.hands[seat].cards))
+        if phase == pb.PHASE_TURN:
+            if must_escape(state, seat):
+                return [A(escape=pb.Escape())]
+            actions = [A(play=pb.PlayCard(card=c)) for c in sorted(playable(state, seat))]
+            if not suitable_in_hand(state, seat):
+                actions.append(
+                    A(draw=pb.DrawCard()) if can_draw(state) else A(pass_turn=pb.PassTurn())
+                )
+            return actions
+        if phase == pb.PHASE_TARGET:
+            return [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
+        if phase == pb.PHASE_RESPOND:
+            defences = sorted(defences_against(state) & set(hand))
+            return [A(decline=pb.Decline())] + [A(defend=pb.Defend(card=c)) for c in defences]
+        if phase == pb.PHASE_SHOW:
+            return [A(show=pb.ShowCard(card=c)) for c in highest_cards(state, seat)]
+        if phase == pb.PHASE_GIVE:
+            return [A(give=pb.GiveCard(card=c)) for c in hand]
+        if phase == pb.PHASE_FLEE:
+            villains = [c for c in hand if c in VILLAINS]
+            return [A(decline=pb.Decline())] + [
+                A(discard_villain=pb.DiscardVillain(card=c)) for c in villains
+            ]
+        if phase == pb.PHASE_PASS_LEFT:
+            return [A(pass_left=pb.PassLeft(card=c)) for c in hand]
+        if phase == pb.PHASE_EXTRA_ARREST:
+            targets = [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
+            return [A(decline=pb.Decline())] + targets
+        return [A(target=pb.ChooseTarget(seat=s)) for s in suspects(state)]
+
+    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+        kind = action.WhichOneof("kind")
+        if kind is None:
+            raise IllegalAction("EMPTY_ACTION", "the action names no move")
+        allowed = _MOVES[state.phase]
+        if kind not in allowed:
+            raise IllegalAction(
+                "WRONG_DECISION", f"{kind} is not a move now (expected {sorted(allowed)})"
+            )
+        out: list[Emitted] = []
+        allowed[kind](state, seat, action, out)
+        return out
+
+    # -- the end -------------------------------------------------------------
+    def outcome(self, state: pb.State) -> Outcome | None:
+        if state.phase != pb.PHASE_OVER:
+            return None
+        best = winners(state)
+        summary = f"lowest total {state.scores[best[0]]} after {state.rounds} round(s)"
+        return Outcome(tuple(state.scores), tuple(best), summary)
+
+    # -- declared checks -------------------------------------------------------
+    def check_conservation(self, state: pb.State) -> None:
+        cards = Counter(state.draw_pile)
+        cards.update(state.discard_pile)
+        cards.update(state.set_aside)
+        cards.update(c for c in state.passing if c)
+        for hand in state.hands:
+            cards.update(hand.cards)
+        assert cards == _DECK_COUNT, (
+            f"cards not conserved: {cards - _DECK_COUNT} / {_DECK_COUNT - cards}"
+        )
+
+    def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
+        return visibility.resample_hidden(state, seat, rng)
+
+    def view(self, state: pb.State, seat: int | None) -> pb.View:
+        return visibility.view(state, seat)
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(rounds=1), n) for n in range(self.min_seats, self.max_seats + 1)]
+
+    def describe_action(self, action: pb.Action) -> str:
+        return describe.action(action)
+
+    def describe_event(self, event: pb.Event) -> str:
+        return describe.event(event)
+
+
+_DECK_COUNT = Counter(DECK)
+
+
+# -- move handlers: check the move against the rules, then apply it ---------------
+def _turn_play(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    card = action.play.card
+    if must_escape(state, seat):
+        raise IllegalAction("MUST_ESCAPE", "a hand of only Villains must escape")
+    if card not in state.hands[seat].cards:
+        raise IllegalAction("CARD_NOT_IN_HAND", f"card {card} is not in your hand")
+    if card not in playable(state, seat):
+        raise IllegalAction("NOT_SUITABLE", f"card {card} does not follow the Story Sequence")
+    play(state, seat, card, out)
+
+
+def _turn_draw(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    if must_escape(state, seat):
+        raise IllegalAction("MUST_ESCAPE", "a hand of only Villains must escape")
+    if suitable_in_hand(state, seat):
+        raise IllegalAction("HAS_SUITABLE_CARD", "you hold a Suitable Card and may not draw")
+    if not can_draw(state):
+        raise IllegalAction("DRAW_PILE_EMPTY", "there is nothing to draw")
+    draw_card(state, seat, out)
+
+
+def _turn_pass(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    if must_escape(state, seat):
+        raise IllegalAction("MUST_ESCAPE", "a hand of only Villains must escape")
+    if suitable_in_hand(state, seat):
+        raise IllegalAction("HAS_SUITABLE_CARD", "you hold a Suitable Card")
+    if can_draw(state):
+        raise IllegalAction("MUST_DRAW", "without a Suitable Card you must draw")
+    pass_turn(state, seat, out)
+
+
+def _turn_escape(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    if not must_escape(state, seat):
+        raise IllegalAction("NOT_ONLY_VILLAINS", "only a hand of nothing but Villains escapes")
+    escape(state, seat, out)
+
+
+def _checked_opponent(state: pb.State, seat: int, target: int) -> int:
+    if target == seat or target >= state.seats:
+        raise IllegalAction("BAD_TARGET", f"seat {target} is not one of your opponents")
+    return target
+
+
+def _name_opponent(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    name_target(state, _checked_opponent(state, seat, action.target.seat), out)
+
+
+def _respond_decline(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    decline(state, out)
+
+
+def _respond_defend(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    card = action.defend.card
+    if card not in defences_against(state):
+        raise IllegalAction("DEFENCE_NOT_ALLOWED", f"card {card} cannot block this card")
+    if card not in state.hands[seat].cards:
+        raise IllegalAction("CARD_NOT_IN_HAND", f"card {card} is not in your hand")
+    defend(state, card, out)
+
+
+def _show(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    card = action.show.card
+    if card not in state.hands[seat].cards:
+        raise IllegalAction("CARD_NOT_IN_HAND", f"card {card} is not in your hand")
+    if card not in highest_cards(state, seat):
+        raise IllegalAction("NOT_HIGHEST_CARD", "Disguise makes you show your highest-valued card")
+    show(state, card, out)
+
+
+def _give(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    give(state, action.give.card, out)
+
+
+def _flee_keep(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    out.append(Emitted(pb.Event(declined=pb.Declined(seat=seat, phase=state.phase))))
+    flee(state, pb.CARD_UNSPECIFIED, out)
+
+
+def _flee_discard(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    card = action.discard_villain.card
+    if card not in VILLAINS:
+        raise IllegalAction("NOT_A_VILLAIN", f"card {card} is not a Villain")
+    flee(state, card, out)
+
+
+def _pass_left(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    choose_pass(state, seat, action.pass_left.card, out)
+
+
+def _extra_arrest(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    choose_extra_arrest(state, _checked_opponent(state, seat, action.target.seat), out)
+
+
+def _extra_arrest_decline(
+    state: pb.State, seat: int, action: pb.Action, out: list[Emitted]
+) -> None:
+    out.append(Emitted(pb.Event(declined=pb.Declined(seat=seat, phase=state.phase))))
+    finish_turn(state, seat, out)
+
+
+def _accuse(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    target = action.target.seat
+    if target not in suspects(state):
+        raise IllegalAction("BAD_TARGET", f"seat {target} cannot be accused in this chain")
+    accuse(state, target, out)
+
+
+_Handler = Callable[[pb.State, int, pb.Action, list[Emitted]], None]
+_MOVES: dict[int, dict[str, _Handler]] = {
+    pb.PHASE_TURN: {
+        "play": _turn_play,
+        "draw": _turn_draw,
+        "pass_turn": _turn_pass,
+        "escape": _turn_escape,
+    },
+    pb.PHASE_TARGET: {"target": _name_opponent},
+    pb.PHASE_RESPOND: {"decline": _respond_decline, "defend": _respond_defend},
+    pb.PHASE_SHOW: {"show": _show},
+    pb.PHASE_GIVE: {"give": _give},
+    pb.PHASE_FLEE: {"decline": _flee_keep, "discard_villain": _flee_discard},
+    pb.PHASE_PASS_LEFT: {"pass_left": _pass_left},
+    pb.PHASE_EXTRA_ARREST: {"target": _extra_arrest, "decline": _extra_arrest_decline},
+    pb.PHASE_ACCUSE: {"target": _accuse},
+}
+
+GAME = ISayHolmes()
