@@ -1,0 +1,211 @@
+"""Start of the Investigation: the site, Initiating Contacts, Agents, Initial Setup.
+
+Also the game's setup (Preparing the Crime, Establishing the Course of Events).
+"""
+
+from __future__ import annotations
+
+from parlour.engine.game import Emitted, IllegalAction
+from parlour.engine.rng import Rng, state_rng
+from parlour.engine.zones import remove_one
+from parlour.games.clashofminds.catalogue import (
+    CATALOGUE,
+    CRIME_THREAD_TYPES,
+    DEDUCTION_TOKENS,
+    DISTRACTION_TOKENS,
+    HOLMES,
+    MORIARTY,
+    SETUP_CARDS,
+    THREADS,
+)
+from parlour.games.clashofminds.table import PUBLIC, draw_up_to, move_clock, only, opponent
+from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+
+
+def new_state(options: pb.Options, seed: int) -> pb.State:
+    """Setup: shuffled decks, the clock at 12 o'clock, Moriarty's three drawn Crime Plan Cards."""
+    state = pb.State(seats=2, rng=Rng.from_seed(seed).state, phase=pb.PHASE_PREPARING_CRIME,
+                     first_player=HOLMES, turn=MORIARTY, deduction_supply=DEDUCTION_TOKENS,
+                     distraction_supply=DISTRACTION_TOKENS)
+    state.options.CopyFrom(options)
+    with state_rng(state) as rng:
+        state.site_deck.extend(sorted(CATALOGUE.sites))
+        rng.shuffle(state.site_deck)
+        for seat in (HOLMES, MORIARTY):
+            player = state.players.add()
+            player.deck.extend(CATALOGUE.deck())
+            rng.shuffle(player.deck)
+            if options.agents:
+                player.agent_deck.extend(CATALOGUE.agent_deck(seat))
+                rng.shuffle(player.agent_deck)
+        for kind in CRIME_THREAD_TYPES:
+            cards = CATALOGUE.crime_of_type(kind)
+            state.crime_drawn.append(cards.pop(rng.below(len(cards))))
+            state.crime_box.extend(cards)
+    state.crime_box[:] = sorted(state.crime_box)
+    for _ in range(THREADS):
+        state.threads.add().sides.extend([pb.Side(), pb.Side()])
+    return state
+
+
+def arrangements(state: pb.State) -> list[pb.Action]:
+    """Every order Moriarty may give the three drawn Crime Plan Cards."""
+    a, b, c = state.crime_drawn
+    orders = [(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)]
+    return [pb.Action(arrange_crime=pb.ArrangeCrime(order=order)) for order in orders]
+
+
+def arrange_crime(state: pb.State, action: pb.ArrangeCrime) -> list[Emitted]:
+    """Preparing the Crime: the cards go face down into threads 0, 1, 2 in the chosen order."""
+    if sorted(action.order) != sorted(state.crime_drawn):
+        raise IllegalAction("NOT_THE_DRAWN_CARDS", "arrange exactly the three drawn cards")
+    for thread, card in zip(state.threads, action.order, strict=True):
+        thread.crime_card = card
+    del state.crime_drawn[:]
+    events = [
+        Emitted(pb.Event(crime_arranged=pb.CrimeArranged()), to=PUBLIC),
+        Emitted(pb.Event(crime_arranged=pb.CrimeArranged(order=action.order)), to=only(MORIARTY)),
+    ]
+    return events + start_round(state)
+
+
+def order_of_play(state: pb.State) -> tuple[int, int]:
+    """The First Player, then the other."""
+    return state.first_player, opponent(state.first_player)
+
+
+def start_round(state: pb.State) -> list[Emitted]:
+    """Start of the Investigation: reveal a site, add its hours, draw to 5, then Agents."""
+    state.round += 1
+    events: list[Emitted] = []
+    if not state.site_deck:
+        state.site_deck.extend(state.site_discard)
+        del state.site_discard[:]
+        with state_rng(state) as rng:
+            rng.shuffle(state.site_deck)
+    state.site = state.site_deck.pop()
+    revealed = pb.SiteRevealed(round=state.round, site=state.site)
+    events.append(Emitted(pb.Event(site_revealed=revealed)))
+    events.append(move_clock(state, CATALOGUE.sites[state.site].hours, "site"))
+    state.last_turn = False
+    state.empty_turns = 0
+    for player in state.players:
+        player.played_this_round = 0
+        del player.final_slots[:]
+        del player.used_actions[:]
+    for seat in order_of_play(state):
+        events += draw_up_to(state, seat, initiating=True)
+    if state.options.agents:
+        return events + continue_agents(state, 0)
+    return events + begin_setup(state)
+
+
+# -- Agent mode: one Agent in play per player ---------------------------------------------
+def continue_agents(state: pb.State, position: int) -> list[Emitted]:
+    """Give each player in order an Agent, asking those who already have one."""
+    events: list[Emitted] = []
+    for seat in order_of_play(state)[position:]:
+        player = state.players[seat]
+        if not player.agent_deck:
+            continue
+        if player.agent.in_play:
+            state.phase = pb.PHASE_AGENTS
+            state.turn = seat
+            return events
+        events += draw_agent(state, seat)
+    return events + begin_setup(state)
+
+
+def draw_agent(state: pb.State, seat: int) -> list[Emitted]:
+    """Draw the top Agent face down, keeping any Supports already under the Agent slot."""
+    player = state.players[seat]
+    player.agent.agent = player.agent_deck.pop()
+    player.agent.in_play = True
+    player.agent.activated = False
+    return [
+        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat)), to=PUBLIC),
+        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat, agent=player.agent.agent)),
+                to=only(seat)),
+    ]
+
+
+def keep_agent(state: pb.State, seat: int) -> list[Emitted]:
+    """Leave the Agent in play for this round."""
+    events = [Emitted(pb.Event(agent_kept=pb.AgentKept(seat=seat)))]
+    return events + continue_agents(state, order_of_play(state).index(seat) + 1)
+
+
+def replace_agent(state: pb.State, seat: int) -> list[Emitted]:
+    """Discard the Agent in play (face up) and draw a new one; its Supports stay."""
+    player = state.players[seat]
+    old = player.agent.agent
+    player.agent_discard.append(old)
+    events = [Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(seat=seat, agent=old)))]
+    events += draw_agent(state, seat)
+    return events + continue_agents(state, order_of_play(state).index(seat) + 1)
+
+
+# -- Initial Setup ----------------------------------------------------------------------
+def begin_setup(state: pb.State) -> list[Emitted]:
+    """Initial Setup preparation starts with the First Player."""
+    state.phase = pb.PHASE_INITIAL_SETUP
+    for player in state.players:
+        player.setup_left = min(SETUP_CARDS, len(player.hand))
+    return next_setup_turn(state, opponent(state.first_player))
+
+
+def next_setup_turn(state: pb.State, previous: int) -> list[Emitted]:
+    """Alternate placements; when both have placed their cards, reveal them."""
+    for seat in (opponent(previous), previous):
+        if state.players[seat].setup_left:
+            state.turn = seat
+            return []
+    return reveal_setup(state)
+
+
+def setup_placements(state: pb.State, seat: int) -> list[pb.Action]:
+    """Every (card, thread) a player may place face down."""
+    return [pb.Action(place_setup_card=pb.PlaceSetupCard(card=card, thread=t))
+            for card in sorted(set(state.players[seat].hand)) for t in range(THREADS)]
+
+
+def place_setup_card(state: pb.State, seat: int, action: pb.PlaceSetupCard) -> list[Emitted]:
+    """Place one Influence Card face down in a thread."""
+    if action.thread >= THREADS:
+        raise IllegalAction("NO_SUCH_THREAD", f"thread {action.thread} does not exist")
+    player = state.players[seat]
+    remove_one(player.hand, action.card, "CARD_NOT_IN_HAND")
+    state.threads[action.thread].sides[seat].cards.add(card=action.card, face_down=True)
+    player.setup_left -= 1
+    player.played_this_round += 1
+    events = [
+        Emitted(pb.Event(setup_card_placed=pb.SetupCardPlaced(seat=seat, thread=action.thread)),
+                to=PUBLIC),
+        Emitted(pb.Event(setup_card_placed=pb.SetupCardPlaced(
+            seat=seat, thread=action.thread, card=action.card)), to=only(seat)),
+    ]
+    return events + next_setup_turn(state, seat)
+
+
+def reveal_setup(state: pb.State) -> list[Emitted]:
+    """Initial Setup Reveal, then both draw back to 5, then the First Player's turn."""
+    events = []
+    for t, thread in enumerate(state.threads):
+        for seat, side in enumerate(thread.sides):
+            for card in side.cards:
+                if card.face_down:
+                    card.face_down = False
+                    events.append(Emitted(pb.Event(setup_card_revealed=pb.SetupCardRevealed(
+                        seat=seat, thread=t, card=card.card))))
+    for seat in order_of_play(state):
+        events += draw_up_to(state, seat, initiating=False)
+    state.phase = pb.PHASE_COURSE
+    start_turn(state, state.first_player)
+    return events
+
+
+def start_turn(state: pb.State, seat: int) -> None:
+    """A turn begins: the player's used Action Cards flip back to their active side."""
+    state.turn = seat
+    state.mandatory_empty = False
+    del state.players[seat].used_actions[:]

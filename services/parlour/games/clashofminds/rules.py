@@ -1,0 +1,193 @@
+"""Clash of Minds: Holmes vs Moriarty as a parlour Game: dispatch, outcome, conservation.
+
+Seat 0 is Holmes, seat 1 is Moriarty. The rules live in small modules:
+rounds (setup, Start of the Investigation), turns (Course and Final Turn),
+effects (card effects), influence (values), summary (Conclusion, Archiving),
+secrecy (views), describe (feed lines).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
+from parlour.engine.rng import Rng
+from parlour.games.clashofminds import describe, effects, rounds, secrecy, summary, turns
+from parlour.games.clashofminds.catalogue import (
+    CATALOGUE,
+    DEDUCTION_TOKENS,
+    DISTRACTION_TOKENS,
+    HOLMES,
+    MORIARTY,
+)
+from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+
+Handler = Callable[[pb.State, int, pb.Action], list[Emitted]]
+
+DECISIONS = {
+    pb.PHASE_PREPARING_CRIME: "arrange_crime",
+    pb.PHASE_AGENTS: "keep_or_replace_agent",
+    pb.PHASE_INITIAL_SETUP: "place_setup_card",
+    pb.PHASE_COURSE: "turn",
+    pb.PHASE_FINAL_PLACEMENT: "place_action_card",
+    pb.PHASE_FINAL_REVEAL: "reveal_action_card",
+    pb.PHASE_ARCHIVING: "discard_from_hand",
+}
+
+TURN_HANDLERS: dict[str, Handler] = {
+    "play_influence": lambda s, seat, a: turns.play_influence(s, seat, a.play_influence),
+    "draw_influence": lambda s, seat, a: turns.draw_influence(s, seat, a.draw_influence),
+    "use_influence": lambda s, seat, a: turns.use_influence(s, seat, a.use_influence),
+    "add_support": lambda s, seat, a: turns.add_support(s, seat, a.add_support),
+    "remove_support": lambda s, seat, a: turns.remove_support(s, seat, a.remove_support),
+}
+COURSE_HANDLERS: dict[str, Handler] = {
+    **TURN_HANDLERS,
+    "pass_mandatory": lambda s, seat, a: turns.pass_mandatory(s, seat),
+    "activate_agent": lambda s, seat, a: turns.activate_agent(s, seat),
+    "end_turn": lambda s, seat, a: turns.end_turn(s, seat),
+}
+FINAL_HANDLERS: dict[str, Handler] = {
+    **TURN_HANDLERS,
+    "reveal_action_card": lambda s, seat, a: turns.reveal_action_card(
+        s, seat, a.reveal_action_card),
+    "skip_action": lambda s, seat, a: turns.skip_action(s, seat),
+}
+HANDLERS: dict[int, dict[str, Handler]] = {
+    pb.PHASE_PREPARING_CRIME: {
+        "arrange_crime": lambda s, seat, a: rounds.arrange_crime(s, a.arrange_crime)},
+    pb.PHASE_AGENTS: {
+        "keep_agent": lambda s, seat, a: rounds.keep_agent(s, seat),
+        "replace_agent": lambda s, seat, a: rounds.replace_agent(s, seat)},
+    pb.PHASE_INITIAL_SETUP: {
+        "place_setup_card": lambda s, seat, a: rounds.place_setup_card(
+            s, seat, a.place_setup_card)},
+    pb.PHASE_COURSE: COURSE_HANDLERS,
+    pb.PHASE_FINAL_PLACEMENT: {
+        "place_action_card": lambda s, seat, a: turns.place_action_card(
+            s, seat, a.place_action_card)},
+    pb.PHASE_FINAL_REVEAL: FINAL_HANDLERS,
+    pb.PHASE_ARCHIVING: {
+        "discard_card": lambda s, seat, a: summary.discard_from_hand(s, seat, a.discard_card),
+        "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
+}
+TARGET_KINDS = {"move_card", "target_card", "target_thread", "discard_card"}
+
+
+class ClashOfMinds(Game):
+    """Clash of Minds: Holmes (seat 0) vs Moriarty (seat 1), with or without Agents."""
+
+    name = "clashofminds"
+    display_name = "Clash of Minds: Holmes vs Moriarty"
+    min_seats = 2
+    max_seats = 2
+    options_type = pb.Options
+    state_type = pb.State
+    action_type = pb.Action
+    event_type = pb.Event
+    view_type = pb.View
+    max_actions = 3000
+
+    def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
+        if seats != 2:
+            raise InvalidOptions("seats", f"Clash of Minds is for exactly 2 players, not {seats}")
+        return rounds.new_state(options, seed)
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(), 2), (pb.Options(agents=True), 2)]
+
+    # -- play ------------------------------------------------------------------
+    def pending(self, state: pb.State) -> list[Decision]:
+        if state.phase == pb.PHASE_OVER:
+            return []
+        if state.HasField("effect"):
+            return [Decision(state.effect.seat, "choose_target")]
+        kind = DECISIONS[state.phase]
+        if state.phase == pb.PHASE_FINAL_REVEAL and turns.open_slot(state, state.turn):
+            kind = "resolve_action_card"
+        return [Decision(state.turn, kind)]
+
+    def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
+        if state.HasField("effect"):
+            return effects.targets(state)
+        phase = state.phase
+        if phase == pb.PHASE_PREPARING_CRIME:
+            return rounds.arrangements(state)
+        if phase == pb.PHASE_AGENTS:
+            return [pb.Action(keep_agent=pb.KeepAgent()),
+                    pb.Action(replace_agent=pb.ReplaceAgent())]
+        if phase == pb.PHASE_INITIAL_SETUP:
+            return rounds.setup_placements(state, seat)
+        if phase == pb.PHASE_FINAL_PLACEMENT:
+            return turns.placement_actions(state, seat)
+        if phase == pb.PHASE_FINAL_REVEAL and not turns.open_slot(state, seat):
+            return turns.reveal_actions(state, seat)
+        if phase == pb.PHASE_ARCHIVING:
+            return summary.archiving_actions(state, seat)
+        return turns.turn_actions(state, seat)
+
+    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+        kind = action.WhichOneof("kind")
+        if kind is None:
+            raise IllegalAction("EMPTY_ACTION", "the action names no move")
+        if state.HasField("effect"):
+            if kind not in TARGET_KINDS:
+                raise IllegalAction("CHOOSE_EFFECT_TARGET", "answer the pending effect first")
+            events = effects.resolve(state, action)
+        else:
+            handler = HANDLERS[state.phase].get(kind)
+            if handler is None:
+                raise IllegalAction("WRONG_PHASE", f"{kind} is not possible now")
+            events = handler(state, seat, action)
+        if (state.phase == pb.PHASE_FINAL_REVEAL and not state.HasField("effect")
+                and kind != "reveal_action_card"):
+            events += turns.advance_final(state, seat)
+        return events
+
+    def view(self, state: pb.State, seat: int | None) -> pb.View:
+        return secrecy.view(state, seat)
+
+    def outcome(self, state: pb.State) -> Outcome | None:
+        if state.phase != pb.PHASE_OVER:
+            return None
+        line = describe.RESULTS[state.result]
+        if state.result == pb.RESULT_HOLMES_VICTORY:
+            return Outcome((1, 0), (HOLMES,), line)
+        if state.result == pb.RESULT_MORIARTY_VICTORY:
+            return Outcome((0, 1), (MORIARTY,), line)
+        return Outcome((0, 0), (), line)
+
+    # -- checks --------------------------------------------------------------------
+    def check_conservation(self, state: pb.State) -> None:
+        for seat, player in enumerate(state.players):
+            cards = [*player.hand, *player.deck, *player.discard, *player.agent.supports]
+            cards += [c.card for t in state.threads for c in t.sides[seat].cards]
+            assert Counter(cards) == Counter(CATALOGUE.deck()), f"seat {seat} Influence Cards"
+            agents = [*player.agent_deck, *player.agent_discard]
+            agents += [player.agent.agent] if player.agent.in_play else []
+            expected = CATALOGUE.agent_deck(seat) if state.options.agents else []
+            assert sorted(agents) == sorted(expected), f"seat {seat} Agents"
+            placed = [s.card for s in player.final_slots]
+            assert len(set(placed)) == len(placed) <= 4, f"seat {seat} Action Cards"
+        crime = [*state.crime_box, *state.crime_drawn, *(t.crime_card for t in state.threads)]
+        assert sorted(c for c in crime if c) == sorted(CATALOGUE.crime), "Crime Plan Cards"
+        tokens = sum(t.deduction_token for t in state.threads)
+        assert state.deduction_supply + tokens == DEDUCTION_TOKENS, "Deduction Tokens"
+        assert not any(t.deduction_token and t.revealed for t in state.threads)
+        distracted = sum(c.distracted for t in state.threads for s in t.sides for c in s.cards)
+        assert state.distraction_supply + distracted == DISTRACTION_TOKENS, "Distraction Tokens"
+        sites = [*state.site_deck, *state.site_discard, *([state.site] if state.site else [])]
+        assert sorted(sites) == sorted(CATALOGUE.sites), "Investigation Sites"
+
+    def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
+        return secrecy.resample_hidden(state, seat, rng)
+
+    def describe_action(self, action: pb.Action) -> str:
+        return describe.describe_action(action)
+
+    def describe_event(self, event: pb.Event) -> str:
+        return describe.describe_event(event)
+
+
+GAME = ClashOfMinds()

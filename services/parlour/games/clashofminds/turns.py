@@ -1,0 +1,366 @@
+"""Course of the Investigation: turns of Action Cards, the Final Turn triggers, the Final Turn.
+
+A normal turn offers every unused Action Card; a revealed Final Turn card
+offers only its own actions, applied to the thread it was placed in. Both go
+through the same `Context` so each action is checked once, in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from parlour.engine.game import Emitted, IllegalAction
+from parlour.engine.zones import remove_one
+from parlour.games.clashofminds import effects
+from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
+from parlour.games.clashofminds.rounds import start_turn
+from parlour.games.clashofminds.summary import conclude
+from parlour.games.clashofminds.table import (
+    PUBLIC,
+    at_site,
+    can_draw,
+    crime_in_force,
+    discarded,
+    draw,
+    influence_limit,
+    only,
+    opponent,
+)
+from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+
+MANDATORY = pb.ACTION_CARD_MANDATORY
+ACTION_CARDS = tuple(sorted(CATALOGUE.actions))
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Which Action Cards a player may use now, and in which thread (None: any)."""
+
+    cards: tuple[int, ...]
+    thread: int | None
+    final: bool
+
+
+def context(state: pb.State, seat: int) -> Context:
+    """The Action Cards available to the acting player."""
+    if state.phase == pb.PHASE_FINAL_REVEAL:
+        slot = open_slot(state, seat)
+        return Context((slot.card,) if slot else (), slot.thread if slot else None, True)
+    used = set(state.players[seat].used_actions)
+    return Context(tuple(c for c in ACTION_CARDS if c not in used), None, False)
+
+
+def open_slot(state: pb.State, seat: int) -> pb.FinalSlot | None:
+    """The player's revealed Final Turn card still to use or skip."""
+    return next((s for s in state.players[seat].final_slots if s.revealed and not s.resolved), None)
+
+
+def _sides(card: int) -> tuple[str, ...]:
+    return CATALOGUE.actions[card].sides
+
+
+def _require_card(ctx: Context, card: int, side: str) -> None:
+    if card not in ctx.cards:
+        raise IllegalAction("ACTION_CARD_NOT_AVAILABLE", "that Action Card is not available now")
+    if side not in _sides(card):
+        raise IllegalAction("NOT_ON_THIS_CARD", f"this Action Card has no '{side}' action")
+
+
+def _require_thread(ctx: Context, thread: int) -> None:
+    if thread >= THREADS:
+        raise IllegalAction("NO_SUCH_THREAD", f"thread {thread} does not exist")
+    if ctx.thread is not None and thread != ctx.thread:
+        raise IllegalAction("WRONG_THREAD", "a Final Turn action applies only to its own thread")
+
+
+def can_play(state: pb.State, seat: int) -> bool:
+    """Whether the player has a card to put into play under the Influence Card Limit."""
+    player = state.players[seat]
+    return bool(player.hand) and player.played_this_round < influence_limit(state)
+
+
+def _mark_used(state: pb.State, seat: int, ctx: Context, card: int) -> list[Emitted]:
+    if ctx.final:
+        open_slot(state, seat).resolved = True
+        return []
+    state.players[seat].used_actions.append(card)
+    return [Emitted(pb.Event(action_card_used=pb.ActionCardUsed(seat=seat, card=card)))]
+
+
+# -- actions -----------------------------------------------------------------------------
+def play_influence(state: pb.State, seat: int, action: pb.PlayInfluence) -> list[Emitted]:
+    """Mandatory Action: put one Influence Card into play, face up, in a thread."""
+    ctx = context(state, seat)
+    _require_card(ctx, MANDATORY, "play")
+    _require_thread(ctx, action.thread)
+    player = state.players[seat]
+    if player.played_this_round >= influence_limit(state):
+        raise IllegalAction("INFLUENCE_LIMIT_REACHED", "the site's Influence Card Limit is reached")
+    remove_one(player.hand, action.card, "CARD_NOT_IN_HAND")
+    state.threads[action.thread].sides[seat].cards.add(card=action.card)
+    player.played_this_round += 1
+    events = [Emitted(pb.Event(influence_played=pb.InfluencePlayed(
+        seat=seat, thread=action.thread, card=action.card)))]
+    return _mark_used(state, seat, ctx, MANDATORY) + events
+
+
+def pass_mandatory(state: pb.State, seat: int) -> list[Emitted]:
+    """Mandatory Action with nothing to play: it simply ends."""
+    ctx = context(state, seat)
+    if ctx.final:
+        raise IllegalAction("USE_SKIP_ACTION", "in the Final Turn, skip the revealed card instead")
+    _require_card(ctx, MANDATORY, "play")
+    if can_play(state, seat):
+        raise IllegalAction("MUST_PLAY_A_CARD", "you have a card you can put into play")
+    state.mandatory_empty = True
+    return _mark_used(state, seat, ctx, MANDATORY) + [
+        Emitted(pb.Event(mandatory_passed=pb.MandatoryPassed(seat=seat)))]
+
+
+def draw_influence(state: pb.State, seat: int, action: pb.DrawInfluence) -> list[Emitted]:
+    """Optional action: draw one Influence Card."""
+    ctx = context(state, seat)
+    _require_card(ctx, action.action_card, "draw")
+    if at_site(state, "diogenes_club"):
+        raise IllegalAction("DRAW_FORBIDDEN_HERE", "The Diogenes Club forbids drawing")
+    if not can_draw(state, seat):
+        raise IllegalAction("NOTHING_TO_DRAW", "your deck and discard pile are empty")
+    return _mark_used(state, seat, ctx, action.action_card) + draw(state, seat, 1)
+
+
+def usable(state: pb.State, seat: int, thread: int, index: int) -> bool:
+    """Whether a card on the player's side can be used (turned horizontally)."""
+    cards = state.threads[thread].sides[seat].cards
+    if index >= len(cards):
+        return False
+    card = cards[index]
+    return not (card.support or card.used or card.face_down)
+
+
+def use_influence(state: pb.State, seat: int, action: pb.UseInfluence) -> list[Emitted]:
+    """Optional action: use one of your Influence Cards in play and resolve its effect."""
+    ctx = context(state, seat)
+    _require_card(ctx, action.action_card, "use")
+    _require_thread(ctx, action.thread)
+    if not usable(state, seat, action.thread, action.index):
+        raise IllegalAction("CARD_NOT_USABLE", "no unused Influence Card of yours there")
+    card = state.threads[action.thread].sides[seat].cards[action.index]
+    card.used = True
+    events = _mark_used(state, seat, ctx, action.action_card)
+    events.append(Emitted(pb.Event(card_used=pb.CardUsed(
+        seat=seat, thread=action.thread, card=card.card))))
+    return events + effects.on_use(state, seat, action.thread, action.index)
+
+
+def agent_open(state: pb.State, seat: int) -> bool:
+    """Whether the player has an unactivated Agent to put Supports under."""
+    agent = state.players[seat].agent
+    return agent.in_play and not agent.activated
+
+
+def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitted]:
+    """Optional action: a card from hand goes face down as a Support Card (value 1)."""
+    ctx = context(state, seat)
+    _require_card(ctx, action.action_card, "support")
+    player = state.players[seat]
+    if action.under_agent:
+        if ctx.final or not agent_open(state, seat):
+            raise IllegalAction("NO_AGENT_TO_SUPPORT", "you have no unactivated Agent for it")
+    else:
+        _require_thread(ctx, action.thread)
+    remove_one(player.hand, action.card, "CARD_NOT_IN_HAND")
+    if action.under_agent:
+        player.agent.supports.append(action.card)
+    else:
+        state.threads[action.thread].sides[seat].cards.add(card=action.card, support=True)
+    where = pb.SupportAdded(seat=seat, thread=0 if action.under_agent else action.thread,
+                            under_agent=action.under_agent)
+    secret = pb.SupportAdded()
+    secret.CopyFrom(where)
+    secret.card = action.card
+    return _mark_used(state, seat, ctx, action.action_card) + [
+        Emitted(pb.Event(support_added=where), to=PUBLIC),
+        Emitted(pb.Event(support_added=secret), to=only(seat)),
+    ]
+
+
+def remove_support(state: pb.State, seat: int, action: pb.RemoveSupport) -> list[Emitted]:
+    """The Prime Minister: instead of adding a Support, Holmes discards one of his Supports."""
+    ctx = context(state, seat)
+    _require_card(ctx, action.action_card, "support")
+    if seat != HOLMES or not crime_in_force(state, "prime_minister"):
+        raise IllegalAction("NEEDS_PRIME_MINISTER", "only Holmes, after The Prime Minister")
+    _require_thread(ctx, action.thread)
+    cards = state.threads[action.thread].sides[seat].cards
+    if action.index >= len(cards) or not cards[action.index].support:
+        raise IllegalAction("NOT_A_SUPPORT", "no Support Card of yours there")
+    card = cards[action.index].card
+    del cards[action.index]
+    state.players[seat].discard.append(card)
+    return _mark_used(state, seat, ctx, action.action_card) + [
+        discarded(seat, [card], "prime_minister")]
+
+
+def can_activate(state: pb.State, seat: int) -> bool:
+    """Whether the Agent has enough Supports under it and may be activated now."""
+    agent = state.players[seat].agent
+    return (
+        state.phase == pb.PHASE_COURSE and agent_open(state, seat)
+        and len(agent.supports) >= CATALOGUE.agents[agent.agent].cost
+    )
+
+
+def activate_agent(state: pb.State, seat: int) -> list[Emitted]:
+    """Reveal the Agent and activate its ability (on your own turn)."""
+    if not can_activate(state, seat):
+        raise IllegalAction("AGENT_NOT_READY", "no Agent whose Activation Cost is reached")
+    agent = state.players[seat].agent
+    agent.activated = True
+    events = [Emitted(pb.Event(agent_activated=pb.AgentActivated(seat=seat, agent=agent.agent)))]
+    return events + effects.on_activate(state, seat)
+
+
+def end_turn(state: pb.State, seat: int) -> list[Emitted]:
+    """End the turn; check the two Final Turn triggers; pass to the opponent."""
+    if MANDATORY not in state.players[seat].used_actions:
+        raise IllegalAction("MANDATORY_ACTION_FIRST", "use the Mandatory Action before ending")
+    events = [Emitted(pb.Event(turn_ended=pb.TurnEnded(seat=seat)))]
+    emptied = state.mandatory_empty and not state.players[seat].hand
+    state.empty_turns = state.empty_turns + 1 if emptied else 0
+    if state.last_turn or state.empty_turns >= 2:
+        return events + begin_final(state)
+    rival = opponent(seat)
+    if state.players[seat].played_this_round >= influence_limit(state):
+        state.last_turn = True
+        events.append(Emitted(pb.Event(last_turn_began=pb.LastTurnBegan(seat=rival))))
+    start_turn(state, rival)
+    return events
+
+
+# -- the Final Turn ------------------------------------------------------------------
+def begin_final(state: pb.State) -> list[Emitted]:
+    """Both players will place their 4 Action Cards face down, First Player first."""
+    state.phase = pb.PHASE_FINAL_PLACEMENT
+    state.turn = state.first_player
+    for player in state.players:
+        del player.used_actions[:]
+    return [Emitted(pb.Event(final_turn_began=pb.FinalTurnBegan(round=state.round)))]
+
+
+def unplaced(state: pb.State, seat: int) -> list[int]:
+    """Action Cards the player has not yet placed in the Final Turn."""
+    placed = {s.card for s in state.players[seat].final_slots}
+    return [c for c in ACTION_CARDS if c not in placed]
+
+
+def place_action_card(state: pb.State, seat: int, action: pb.PlaceActionCard) -> list[Emitted]:
+    """Place one Action Card face down in a thread; alternate until all 8 are placed."""
+    if action.card not in unplaced(state, seat):
+        raise IllegalAction("ACTION_CARD_NOT_AVAILABLE", "that Action Card is already placed")
+    if action.thread >= THREADS:
+        raise IllegalAction("NO_SUCH_THREAD", f"thread {action.thread} does not exist")
+    state.players[seat].final_slots.add(card=action.card, thread=action.thread)
+    events = [
+        Emitted(pb.Event(action_card_placed=pb.ActionCardPlaced(seat=seat, thread=action.thread)),
+                to=PUBLIC),
+        Emitted(pb.Event(action_card_placed=pb.ActionCardPlaced(
+            seat=seat, thread=action.thread, card=action.card)), to=only(seat)),
+    ]
+    rival = opponent(seat)
+    if unplaced(state, rival):
+        state.turn = rival
+    elif not unplaced(state, seat):
+        state.phase = pb.PHASE_FINAL_REVEAL
+        state.turn = state.first_player
+    return events
+
+
+def hidden_slots(state: pb.State, seat: int) -> list[pb.FinalSlot]:
+    """The player's placed Action Cards not yet revealed."""
+    return [s for s in state.players[seat].final_slots if not s.revealed]
+
+
+def reveal_action_card(state: pb.State, seat: int, action: pb.RevealActionCard) -> list[Emitted]:
+    """Reveal one of your placed Action Cards; you then use it or skip it."""
+    if open_slot(state, seat):
+        raise IllegalAction("RESOLVE_REVEALED_CARD", "use or skip the revealed card first")
+    slot = next((s for s in hidden_slots(state, seat) if s.card == action.card), None)
+    if slot is None:
+        raise IllegalAction("ACTION_CARD_NOT_PLACED", "no such face-down Action Card of yours")
+    slot.revealed = True
+    return [Emitted(pb.Event(action_card_revealed=pb.ActionCardRevealed(
+        seat=seat, thread=slot.thread, card=slot.card)))]
+
+
+def skip_action(state: pb.State, seat: int) -> list[Emitted]:
+    """Skip the revealed Final Turn Action Card."""
+    slot = open_slot(state, seat)
+    if slot is None:
+        raise IllegalAction("NOTHING_TO_SKIP", "reveal an Action Card first")
+    slot.resolved = True
+    return [Emitted(pb.Event(action_skipped=pb.ActionSkipped(seat=seat, card=slot.card)))]
+
+
+def advance_final(state: pb.State, seat: int) -> list[Emitted]:
+    """After a Final Turn card is resolved: the other player reveals next, or Summary."""
+    for nxt in (opponent(seat), seat):
+        if hidden_slots(state, nxt):
+            state.turn = nxt
+            return []
+    return conclude(state)
+
+
+# -- enumeration -----------------------------------------------------------------------
+def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
+    """Every action of a normal turn or of a revealed Final Turn card."""
+    ctx = context(state, seat)
+    player = state.players[seat]
+    threads = range(THREADS) if ctx.thread is None else (ctx.thread,)
+    hand = sorted(set(player.hand))
+    actions: list[pb.Action] = []
+    if MANDATORY in ctx.cards:
+        if can_play(state, seat):
+            actions += [pb.Action(play_influence=pb.PlayInfluence(card=c, thread=t))
+                        for c in hand for t in threads]
+        elif not ctx.final:
+            actions.append(pb.Action(pass_mandatory=pb.PassMandatory()))
+    for card in ctx.cards:
+        sides = _sides(card)
+        if "draw" in sides and not at_site(state, "diogenes_club") and can_draw(state, seat):
+            actions.append(pb.Action(draw_influence=pb.DrawInfluence(action_card=card)))
+        if "use" in sides:
+            actions += [pb.Action(use_influence=pb.UseInfluence(
+                            action_card=card, thread=t, index=i)) for t in threads
+                        for i in range(len(state.threads[t].sides[seat].cards))
+                        if usable(state, seat, t, i)]
+        if "support" in sides:
+            actions += [pb.Action(add_support=pb.AddSupport(action_card=card, card=c, thread=t))
+                        for c in hand for t in threads]
+            if not ctx.final and agent_open(state, seat):
+                actions += [pb.Action(add_support=pb.AddSupport(
+                    action_card=card, card=c, under_agent=True)) for c in hand]
+            if seat == HOLMES and crime_in_force(state, "prime_minister"):
+                actions += [pb.Action(remove_support=pb.RemoveSupport(
+                    action_card=card, thread=t, index=i)) for t in threads
+                    for i, c in enumerate(state.threads[t].sides[seat].cards) if c.support]
+    if ctx.final:
+        actions.append(pb.Action(skip_action=pb.SkipAction()))
+    else:
+        if can_activate(state, seat):
+            actions.append(pb.Action(activate_agent=pb.ActivateAgent()))
+        if MANDATORY not in ctx.cards:
+            actions.append(pb.Action(end_turn=pb.EndTurn()))
+    return actions
+
+
+def placement_actions(state: pb.State, seat: int) -> list[pb.Action]:
+    """Every (Action Card, thread) the player may place face down."""
+    return [pb.Action(place_action_card=pb.PlaceActionCard(card=c, thread=t))
+            for c in unplaced(state, seat) for t in range(THREADS)]
+
+
+def reveal_actions(state: pb.State, seat: int) -> list[pb.Action]:
+    """Every face-down Action Card the player may reveal."""
+    return [pb.Action(reveal_action_card=pb.RevealActionCard(card=s.card))
+            for s in hidden_slots(state, seat)]
+
