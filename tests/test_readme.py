@@ -1,0 +1,28 @@
+"""The README's promises: its embedding example runs, its commands exist (README.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def test_embedding_example_runs():
+    """The Python snippet in the README plays a game to the end."""
+    (code,) = re.findall(r"```python\n(.*?)```", README, re.S)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    assert "Outcome(" in out.getvalue()
+
+
+def test_two_commands_open_the_readme():
+    """The first code block is `make demo` and `make test`, and .ci/run calls the test one."""
+    first = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in first.strip().splitlines()]
+    assert commands == ["make demo", "make test"]
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
