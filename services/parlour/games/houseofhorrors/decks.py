@@ -99,7 +99,7 @@ def draw_up(state: pb.State, first: int) -> list[Emitted]:
             state.hands[seat].cards.extend(drawn)
             twin = pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(drawn)))
             private = pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(drawn), cards=drawn))
-            events += private_with_twin(seat, state.seats, private, twin)
+            events += private_with_twin(seat, private, twin)
     return events
 
 

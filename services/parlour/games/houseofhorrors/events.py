@@ -11,7 +11,7 @@ def public(**kind: object) -> Emitted:
     return Emitted(pb.Event(**kind))
 
 
-def private_with_twin(seat: int, seats: int, private: pb.Event, twin: pb.Event) -> list[Emitted]:
-    """`private` for `seat` only, `twin` (without the secret) for every other seat."""
-    others = frozenset(s for s in range(seats) if s != seat)
-    return [Emitted(twin, others), Emitted(private, frozenset([seat]))]
+def private_with_twin(seat: int, private: pb.Event, twin: pb.Event) -> list[Emitted]:
+    """`private` for `seat` only; `twin` (without the secret) for everyone else and spectators."""
+    only = frozenset([seat])
+    return [Emitted(twin, hidden_from=only), Emitted(private, to=only)]

@@ -101,3 +101,44 @@ def rigged_rng(*rolls: int) -> int:
         if all(rng.roll() == r for r in rolls):
             return start
     raise LookupError(f"no RNG state rolls {rolls}")
+
+
+def play_round(
+    state: pb.State, plays: dict[int, Sequence[str | tuple[str, int]]], rolls: Sequence[int] = ()
+) -> tuple[pb.State, list[Emitted]]:
+    """Each seat still to play plays its named cards and ends its turn; others discard (or pass).
+
+    An Item is played for its player's side; ("Item", side) names the side of
+    an Item played alone. `rolls` rig the dice rolled at resolution.
+    """
+    events: list[Emitted] = []
+    while state.phase == pb.PHASE_PLAY:
+        seat = state.turn
+        if seat not in plays:
+            hand = state.hands[seat].cards
+            move = {"discard": pb.DiscardCard(card=hand[0])} if hand else {"end_turn": pb.EndTurn()}
+            if rolls and state.turns_done == state.seats - 1:
+                state.rng = rigged_rng(*rolls)
+            state, emitted = act(state, seat, **move)
+            events += emitted
+            continue
+        for entry in plays[seat]:
+            name, side = entry if isinstance(entry, tuple) else (entry, 0)
+            c = held(state, seat, name)
+            if card(c).is_character:
+                state, emitted = act(state, seat, play_character=pb.PlayCharacter(card=c))
+            else:
+                side = side or state.showings[seat].side or card(c).side
+                state, emitted = act(state, seat, play_item=pb.PlayItem(card=c, side=side))
+            events += emitted
+        if rolls and state.turns_done == state.seats - 1:
+            state.rng = rigged_rng(*rolls)
+        state, emitted = act(state, seat, end_turn=pb.EndTurn())
+        events += emitted
+    return state, events
+
+
+def resolved(events: list[Emitted]) -> pb.EncounterResolved:
+    """The one EncounterResolved event among `events`."""
+    (found,) = [e.event.resolved for e in events if e.event.HasField("resolved")]
+    return found
