@@ -9,7 +9,7 @@ from parlour.games.houseofhorrors import GAME
 from parlour.games.houseofhorrors.decks import draw_up, hand_limit
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
-from .positions import act, names, play_round, position, resolved
+from .positions import act, held, names, play_round, position, resolved
 
 
 def _refused(state, seat, reason, **move):
@@ -130,3 +130,28 @@ def test_players_draw_up_to_their_hand_size():
     assert [len(h.cards) for h in state.hands] == [6, 7, 6]
     drawn = [e for e in events if e.event.HasField("drawn")]
     assert [e.event.drawn.seat for e in drawn if e.to is None] == [1, 2, 0]
+
+
+def test_a_question_mark_card_is_eligible_with_its_rolled_value():
+    """A '?' value counts as the die rolled, so its player is eligible (Rulebook: The Spoils;
+    RULES.md: '?' and eligibility)."""
+    hands = {0: ["Psychic Kid"], 1: ["Crystal Ball"], 2: ["Debutante"]}
+    state = position(3, hands=hands, room="Kitchen", battle=pb.BATTLE_PSYCHIC)
+    plays = {0: ["Psychic Kid"], 1: [("Crystal Ball", pb.SIDE_HORROR)], 2: ["Debutante"]}
+    state, events = play_round(state, plays, rolls=[3])
+    result = resolved(events)
+    assert result.winner == pb.SIDE_MORTAL and list(result.seat_totals) == [3, 2, 1]
+    assert list(result.eligible) == [0, 2] and result.leader == 0
+    assert names(result.spoils) == ["Crystal Ball"]  # a losing Item with an hourglass
+
+
+def test_a_losing_butlers_room_item_becomes_a_spoil():
+    """Losing cards with hourglasses, Room Items included, are spoils (Rulebook: The Spoils)."""
+    hands = {0: ["Ghost Hunter"], 1: ["Werewolf"]}
+    state = position(
+        3, hands=hands, room="Kitchen", battle=pb.BATTLE_STRENGTH, table=["Rusty Chains"]
+    )
+    state, _ = act(state, 0, play_character=pb.PlayCharacter(card=held(state, 0, "Ghost Hunter")))
+    state, _ = act(state, 0, take_room_item=pb.TakeRoomItem(card=state.table[0]))
+    state, events = play_round(state, {0: [], 1: ["Werewolf"]})
+    assert names(resolved(events).spoils) == ["Ghost Hunter", "Rusty Chains"]
