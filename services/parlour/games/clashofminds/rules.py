@@ -8,7 +8,6 @@ secrecy (views), describe (feed lines).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
@@ -72,6 +71,10 @@ HANDLERS: dict[int, dict[str, Handler]] = {
         "discard_card": lambda s, seat, a: summary.discard_from_hand(s, seat, a.discard_card),
         "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
 }
+DECK = sorted(CATALOGUE.deck())
+AGENT_DECKS = [sorted(CATALOGUE.agent_deck(seat)) for seat in (HOLMES, MORIARTY)]
+CRIME_CARDS = sorted(CATALOGUE.crime)
+SITES = sorted(CATALOGUE.sites)
 TARGET_KINDS = {"move_card", "target_card", "target_thread", "discard_card"}
 
 
@@ -160,25 +163,30 @@ class ClashOfMinds(Game):
 
     # -- checks --------------------------------------------------------------------
     def check_conservation(self, state: pb.State) -> None:
+        placed: list[list[int]] = [[], []]
+        tokens = distracted = 0
+        for thread in state.threads:
+            tokens += thread.deduction_token
+            assert not (thread.deduction_token and thread.revealed), "token on a revealed card"
+            for seat, side in enumerate(thread.sides):
+                for card in side.cards:
+                    placed[seat].append(card.card)
+                    distracted += card.distracted
         for seat, player in enumerate(state.players):
             cards = [*player.hand, *player.deck, *player.discard, *player.agent.supports]
-            cards += [c.card for t in state.threads for c in t.sides[seat].cards]
-            assert Counter(cards) == Counter(CATALOGUE.deck()), f"seat {seat} Influence Cards"
+            assert sorted(cards + placed[seat]) == DECK, f"seat {seat} Influence Cards"
             agents = [*player.agent_deck, *player.agent_discard]
             agents += [player.agent.agent] if player.agent.in_play else []
-            expected = CATALOGUE.agent_deck(seat) if state.options.agents else []
-            assert sorted(agents) == sorted(expected), f"seat {seat} Agents"
-            placed = [s.card for s in player.final_slots]
-            assert len(set(placed)) == len(placed) <= 4, f"seat {seat} Action Cards"
+            expected = AGENT_DECKS[seat] if state.options.agents else []
+            assert sorted(agents) == expected, f"seat {seat} Agents"
+            slots = [s.card for s in player.final_slots]
+            assert len(set(slots)) == len(slots) <= 4, f"seat {seat} Action Cards"
         crime = [*state.crime_box, *state.crime_drawn, *(t.crime_card for t in state.threads)]
-        assert sorted(c for c in crime if c) == sorted(CATALOGUE.crime), "Crime Plan Cards"
-        tokens = sum(t.deduction_token for t in state.threads)
+        assert sorted(c for c in crime if c) == CRIME_CARDS, "Crime Plan Cards"
         assert state.deduction_supply + tokens == DEDUCTION_TOKENS, "Deduction Tokens"
-        assert not any(t.deduction_token and t.revealed for t in state.threads)
-        distracted = sum(c.distracted for t in state.threads for s in t.sides for c in s.cards)
         assert state.distraction_supply + distracted == DISTRACTION_TOKENS, "Distraction Tokens"
         sites = [*state.site_deck, *state.site_discard, *([state.site] if state.site else [])]
-        assert sorted(sites) == sorted(CATALOGUE.sites), "Investigation Sites"
+        assert sorted(sites) == SITES, "Investigation Sites"
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return secrecy.resample_hidden(state, seat, rng)

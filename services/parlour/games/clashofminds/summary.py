@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted, IllegalAction
+from parlour.engine.game import Emitted
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds.catalogue import (
     AGENT_ID,
@@ -136,8 +136,6 @@ def discard_from_hand(state: pb.State, seat: int, action: pb.DiscardCard) -> lis
 
 def keep_hand(state: pb.State, seat: int) -> list[Emitted]:
     """Stop discarding; after both players, the First Player Card passes and a round starts."""
-    if seat != state.turn:
-        raise IllegalAction("NOT_YOUR_TURN", "the other player is archiving")
     first, second = order_of_play(state)
     if seat == first:
         state.turn = second

@@ -111,8 +111,3 @@ def move_clock(state: pb.State, delta: int, cause: str) -> Emitted:
     state.hours = max(0, state.hours + delta)
     return Emitted(pb.Event(clock_moved=pb.ClockMoved(
         delta=state.hours - before, hours=state.hours, cause=cause)))
-
-
-def placed_count(state: pb.State, seat: int) -> int:
-    """Influence Cards (not Supports) on a player's side of the table."""
-    return sum(1 for t in state.threads for c in t.sides[seat].cards if not c.support)

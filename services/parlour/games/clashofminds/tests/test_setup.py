@@ -42,3 +42,51 @@ def test_clock_starts_at_twelve_and_the_first_site_adds_its_hours():
     assert state.hours == CATALOGUE.sites[state.site].hours
     assert [len(p.hand) for p in state.players] == [5, 5]
     assert state.phase == pb.PHASE_INITIAL_SETUP and state.turn == HOLMES
+
+
+def _after_arrangement(seed: int) -> pb.State:
+    state = GAME.new_state(pb.Options(), 2, seed=seed)
+    state, _ = runtime.apply(GAME, state, MORIARTY, GAME.legal_actions(state, MORIARTY)[0])
+    return state
+
+
+def test_initial_setup_alternates_from_the_first_player_face_down():
+    """Starting with the First Player, players alternately place face-down cards until each has
+    3 in play; the opponent does not see them. (Rulebook: A.3a Initial Setup preparation)
+    """
+    state = _after_arrangement(7)
+    order = []
+    for _ in range(5):
+        seat = GAME.pending(state)[0].seat
+        order.append(seat)
+        state, events = runtime.apply(GAME, state, seat, GAME.legal_actions(state, seat)[0])
+        assert all(e.event.setup_card_placed.card == 0 for e in events if e.to is None)
+    assert order == [HOLMES, MORIARTY, HOLMES, MORIARTY, HOLMES]
+    hidden = [c.card for t in GAME.view(state, HOLMES).threads for c in t.sides[MORIARTY].cards]
+    assert hidden == [0, 0]
+    own = [c.card for t in GAME.view(state, HOLMES).threads for c in t.sides[HOLMES].cards]
+    assert all(own) and len(own) == 3
+
+
+def test_initial_setup_reveals_all_then_both_draw_back_to_five():
+    """After the sixth card all are turned face up, both draw 3 to have 5, and the First Player
+    starts the Course. (Rulebook: A.3b Initial Setup Reveal; A.4 Draw 3 Influence Cards)
+    """
+    state = _after_arrangement(7)
+    for _ in range(6):
+        seat = GAME.pending(state)[0].seat
+        state, events = runtime.apply(GAME, state, seat, GAME.legal_actions(state, seat)[-1])
+    revealed = [e for e in events if e.event.HasField("setup_card_revealed")]
+    assert len(revealed) == 6
+    assert not any(c.face_down for t in state.threads for s in t.sides for c in s.cards)
+    assert [len(p.hand) for p in state.players] == [5, 5]
+    assert state.phase == pb.PHASE_COURSE and state.turn == HOLMES
+
+
+def test_seats_other_than_two_are_refused():
+    """Clash of Minds is a two-player game. (Rulebook: Game Description)"""
+    import pytest
+    from parlour.engine.game import InvalidOptions
+
+    with pytest.raises(InvalidOptions):
+        GAME.new_state(pb.Options(), 3, seed=1)
