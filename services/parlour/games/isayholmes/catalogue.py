@@ -119,6 +119,10 @@ def check(kinds: dict[int, Kind]) -> None:
         unknown = [t for t in kind.next if t not in titles and t not in LOCATION_TOKENS]
         if unknown:
             raise ValueError(f"{kind.key}: unknown titles in its Story Sequence: {unknown}")
+    followers = {name for kind in kinds.values() for name in kind.next}
+    stranded = [k.key for k in kinds.values() if k.plays == "SEQUENCE" and k.title not in followers]
+    if stranded:
+        raise ValueError(f"no Story Sequence leads to {stranded}")
     missing = set(pb.Card.values()) - {pb.CARD_UNSPECIFIED} - set(kinds)
     if missing:
         raise ValueError(f"no data for cards {sorted(missing)}")
