@@ -1,0 +1,413 @@
+"""End-to-end benchmark of parlour against floors measured in the same run.
+
+    .venv/bin/python -m bench.run            # full run (~2-3 minutes)
+    .venv/bin/python -m bench.run --quick    # ~30 s smoke run
+    .venv/bin/python -m bench.run --profile  # also py-spy the gateway, rules service and load
+                                             # generator during an extra Play run at the top level
+
+Writes bench/results/<timestamp>.json (and profile-<timestamp>.txt with --profile).
+See bench/README.md for how to read the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import redis.asyncio as aioredis
+from parlour.client import GatewayClient
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.launcher import LocalStack
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
+
+from bench import floors, loadgen, profile
+from bench.stats import CpuMeter
+
+RESULTS = Path(__file__).resolve().parent / "results"
+TARGET_LEVEL = 64
+TARGET_SPEEDUP = 3.0
+# Guessed actions/s per level, only to size each level's pool of prepared matches.
+POOL_GUESS = {1: 700, 16: 3500, 64: 4000}
+
+
+def message_sizes() -> tuple[int, int]:
+    """Bytes of a typical SubmitActionRequest and SubmitActionResponse, for the floors."""
+    plan = loadgen.plan_for(0)
+    match_id = "0" * 32
+    request = gw.SubmitActionRequest(
+        match=f"matches/{match_id}", action=plan.actions[0][1], request_id=f"{match_id}:10"
+    )
+    progress = rules.MatchProgress(version=12, last_sequence=16)
+    progress.pending.add(seat=1, kind="turn")
+    response = gw.SubmitActionResponse(
+        result=rules.ActResult(progress=progress, first_sequence=15, event_count=2)
+    )
+    return request.ByteSize(), response.ByteSize()
+
+
+def log(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.levels = [int(x) for x in args.levels.split(",")]
+        self.quick = args.quick
+        self.warmup = 0.3 if args.quick else 1.0
+        self.duration = args.duration or (1.2 if args.quick else 7.0)
+        self.floor_duration = args.floor_duration or (0.5 if args.quick else 2.5)
+        self.stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        self.results: dict = {
+            "started": dt.datetime.now().isoformat(timespec="seconds"),
+            "machine": {
+                "cpus": os.cpu_count(),
+                "python": platform.python_version(),
+                "grpcio": grpc.__version__,
+                "platform": platform.platform(),
+            },
+            "settings": {
+                "levels": self.levels,
+                "warmup_s": self.warmup,
+                "duration_s": self.duration,
+                "floor_duration_s": self.floor_duration,
+                "quick": self.quick,
+                "game": loadgen.GAME,
+                "options": "hand_size=1",
+                "actions_per_match": len(loadgen.plan_for(0).actions),
+            },
+        }
+        self.finished: list[str] = []
+
+    # -- floors ----------------------------------------------------------------------
+    async def run_floors(self, redis_url: str, redis_pid: int) -> dict:
+        request_bytes, response_bytes = message_sizes()
+        self.results["settings"]["floor_message_bytes"] = [request_bytes, response_bytes]
+        servers = floors.FloorServers.start(response_bytes, redis_url)
+        out: dict = {}
+        try:
+            pids = {**servers.pids(), "redis": redis_pid, "bench": os.getpid()}
+            payload = b"q" * request_bytes
+            for floor in floors.FLOORS:
+                out[floor] = {}
+                for level in self.levels:
+                    meter = CpuMeter(pids).begin()
+                    began = time.perf_counter()
+                    result = await floors.measure(
+                        servers, floor, payload, level, self.warmup / 2, self.floor_duration
+                    )
+                    result["cpu"] = meter.end(time.perf_counter() - began, result["ops"])
+                    out[floor][str(level)] = result
+                    log(
+                        f"  floor {floor:15s} c={level:<3d} {result['ops_per_s']:8.0f}/s "
+                        f"p50 {result['p50_ms']:.2f} ms p99 {result['p99_ms']:.2f} ms"
+                    )
+        finally:
+            servers.stop()
+        return out
+
+    # -- the stack -------------------------------------------------------------------------
+    def pool_size(self, level: int) -> int:
+        guess = POOL_GUESS.get(level, 4000)
+        per_match = len(loadgen.plan_for(0).actions)
+        return math.ceil(guess * (self.warmup + self.duration) * 1.4 / per_match) + 2 * level
+
+    async def run_stack(self, stack: LocalStack, client: GatewayClient) -> dict:
+        pids = self.stack_pids(stack)
+        out: dict = {}
+        offset = 0
+        # Warm-up: open the gateway's ActStream link, fill caches, load scripts.
+        warm = await loadgen.prepare(client, 8, parallel=8)
+        for i, m in enumerate(warm):
+            rec = loadgen.Recorder(0, 0)
+            await loadgen.DRIVERS["unary" if i % 2 else "play"](client, m, rec)
+        for path in ("unary", "play"):
+            out[path] = {}
+            for level in self.levels:
+                began = time.perf_counter()
+                pool = await loadgen.prepare(client, self.pool_size(level), offset=offset)
+                offset += len(pool)
+                setup = time.perf_counter() - began
+                meter = CpuMeter(pids).begin()
+                began = time.perf_counter()
+                result, rec = await loadgen.run_level(
+                    client, path, level, pool, self.warmup, self.duration
+                )
+                result["cpu"] = meter.end(time.perf_counter() - began, len(rec.ack))
+                result["setup_s"] = round(setup, 2)
+                result["matches_prepared"] = len(pool)
+                self.finished += rec.finished
+                out[path][str(level)] = result
+                log(
+                    f"  {path:5s} c={level:<3d} {result['actions_per_s']:8.0f} actions/s "
+                    f"ack p50 {result['ack']['p50_ms']:.2f} p99 {result['ack']['p99_ms']:.2f} ms, "
+                    f"delivery p50 {result['delivery']['p50_ms']:.2f} "
+                    f"p99 {result['delivery']['p99_ms']:.2f} ms"
+                    f"{'  ERRORS ' + str(result['errors']) if result['errors'] else ''}"
+                    f"{'  (pool ran dry)' if result['pool_ran_dry'] else ''}"
+                )
+        return out
+
+    @staticmethod
+    def stack_pids(stack: LocalStack) -> dict[str, int]:
+        pids = {"gateway": stack.gateway.popen.pid}
+        for game, procs in stack.rules.items():
+            for i, proc in enumerate(procs):
+                pids[f"rules:{game}" + (f"#{i}" if i else "")] = proc.popen.pid
+        pids["redis"] = stack.redis.process.pid if stack.redis and stack.redis.process else 0
+        pids["bench"] = os.getpid()
+        return {k: v for k, v in pids.items() if v}
+
+    # -- durability and memory ----------------------------------------------------------
+    async def check_durable(self, r: aioredis.Redis) -> dict:
+        """Every finished match holds all its versions and events in Redis."""
+        plan = loadgen.plan_for(0)
+        expect_version, expect_events = len(plan.actions) + 1, plan.final_sequence
+        bad = 0
+        for start in range(0, len(self.finished), 500):
+            chunk = self.finished[start : start + 500]
+            pipe = r.pipeline(transaction=False)
+            for match in chunk:
+                pipe.hget(keys.state(match), "v")
+                pipe.xlen(keys.events(match))
+            replies = await pipe.execute()
+            for version, length in zip(replies[::2], replies[1::2], strict=True):
+                if int(version or 0) != expect_version or length != expect_events:
+                    bad += 1
+        return {
+            "matches_checked": len(self.finished),
+            "incomplete": bad,
+            "expected_version": expect_version,
+            "expected_events": expect_events,
+        }
+
+    async def memory(self, r: aioredis.Redis, client: GatewayClient) -> dict:
+        """MEMORY USAGE of a finished match's keys, and the INFO used_memory growth per match."""
+        sample = self.finished[-200:]
+        per_key: dict[str, list[int]] = {}
+        for match in sample:
+            for key in keys.all_for(match):
+                kind = key.rsplit(":", 1)[1]
+                used = await r.memory_usage(key, samples=0)
+                per_key.setdefault(kind, []).append(used or 0)
+        by_key = {k: round(sum(v) / len(v)) for k, v in per_key.items()}
+        count = 50 if self.quick else 200
+        before = (await r.info("memory"))["used_memory"]
+        pool = await loadgen.prepare(client, count, offset=10_000)
+        result, rec = await loadgen.run_level(client, "play", 16, pool, 0.0, 3600.0)
+        after = (await r.info("memory"))["used_memory"]
+        self.finished += rec.finished
+        return {
+            "memory_usage_bytes_per_match": sum(by_key.values()),
+            "memory_usage_by_key": by_key,
+            "matches_sampled": len(sample),
+            "info_used_memory_delta_per_match": round((after - before) / max(1, rec.matches)),
+            "info_matches": rec.matches,
+        }
+
+    # -- profile -----------------------------------------------------------------------------
+    async def profile(self, stack: LocalStack, client: GatewayClient) -> dict:
+        level = max(self.levels)
+        pool = await loadgen.prepare(client, self.pool_size(level), offset=20_000)
+        seconds = self.warmup + self.duration
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        targets = {
+            "gateway": stack.gateway.popen.pid,
+            "rules": stack.rules[loadgen.GAME][0].popen.pid,
+            "loadgen": os.getpid(),
+        }
+        raws = {name: RESULTS / f"profile-{self.stamp}-{name}.raw" for name in targets}
+        spies = {
+            name: profile.start(pid, raws[name], seconds, native=self.args.native)
+            for name, pid in targets.items()
+        }
+        meter = CpuMeter(self.stack_pids(stack)).begin()
+        began = time.perf_counter()
+        result, rec = await loadgen.run_level(
+            client, "play", level, pool, self.warmup, self.duration
+        )
+        result["cpu"] = meter.end(time.perf_counter() - began, len(rec.ack))
+        texts = [
+            f"Play at concurrency {level} under py-spy: {result['actions_per_s']} actions/s, "
+            f"ack p99 {result['ack']['p99_ms']} ms; CPU (cores, us/action): {result['cpu']}"
+        ]
+        for name, spy in spies.items():
+            _, err = await asyncio.to_thread(spy.communicate)
+            if raws[name].exists():
+                texts.append(profile.summarize(raws[name], f"{name} (pid {targets[name]})"))
+            else:
+                texts.append(f"== {name}: py-spy failed: {err.decode(errors='replace')[-500:]}")
+        path = RESULTS / f"profile-{self.stamp}.txt"
+        path.write_text("\n\n".join(texts) + "\n")
+        log(f"  profile summary: {path}")
+        return {"run": result, "summary_file": str(path)}
+
+    # -- all ------------------------------------------------------------------------------------
+    async def main(self) -> dict:
+        started = time.perf_counter()
+        self.results["machine"]["loadavg_start"] = os.getloadavg()
+        if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+            log(
+                f"warning: load average {os.getloadavg()[0]:.1f} before starting; other processes "
+                "share these cores and the figures will be noisy"
+            )
+        log("starting the stack (Redis, tinycards rules service, gateway as processes)...")
+        with LocalStack([loadgen.GAME]) as stack:
+            r = aioredis.from_url(stack.redis_url)
+            try:
+                log("floors:")
+                self.results["floors"] = await self.run_floors(
+                    stack.redis_url, stack.redis.process.pid
+                )
+                async with GatewayClient(stack.address) as client:
+                    log("parlour (gateway -> rules -> Redis, every seat subscribed):")
+                    self.results["parlour"] = await self.run_stack(stack, client)
+                    log("memory per finished match:")
+                    self.results["memory"] = await self.memory(r, client)
+                    self.results["durability"] = await self.check_durable(r)
+                    if self.args.profile:
+                        log("profiling Play at the top level:")
+                        self.results["profile"] = await self.profile(stack, client)
+            finally:
+                await r.aclose()
+        self.results["machine"]["loadavg_end"] = os.getloadavg()
+        self.results["ratios"] = ratios(self.results, self.levels)
+        self.results["elapsed_s"] = round(time.perf_counter() - started, 1)
+        return self.results
+
+
+def ratios(results: dict, levels: list[int]) -> dict:
+    """Our throughput and p99 ack as multiples of each floor at the same concurrency."""
+    out: dict = {}
+    for path, by_level in results["parlour"].items():
+        out[path] = {}
+        for level in levels:
+            ours = by_level[str(level)]
+            row = {}
+            for floor, floor_levels in results["floors"].items():
+                f = floor_levels[str(level)]
+                row[floor] = {
+                    "throughput_x": round(ours["actions_per_s"] / f["ops_per_s"], 2)
+                    if f["ops_per_s"]
+                    else None,
+                    "p99_ack_x": round(ours["ack"]["p99_ms"] / f["p99_ms"], 2)
+                    if f["p99_ms"]
+                    else None,
+                }
+            out[path][str(level)] = row
+    top = str(TARGET_LEVEL if TARGET_LEVEL in levels else max(levels))
+    floor = results["floors"]["two_hops_redis"][top]
+    for path in results["parlour"]:
+        ours = results["parlour"][path][top]
+        out[path]["target"] = {
+            "level": int(top),
+            "throughput_goal_x": TARGET_SPEEDUP,
+            "throughput_x": round(ours["actions_per_s"] / floor["ops_per_s"], 2),
+            "p99_ack_ms": ours["ack"]["p99_ms"],
+            "p99_floor_ms": floor["p99_ms"],
+            "met": ours["actions_per_s"] >= TARGET_SPEEDUP * floor["ops_per_s"]
+            and ours["ack"]["p99_ms"] <= floor["p99_ms"],
+        }
+    return out
+
+
+def table(results: dict) -> str:
+    levels = results["settings"]["levels"]
+    lines = []
+    lines.append(
+        "Floors (bare grpc.aio on loopback, raw bytes of the same sizes; ops/s, p50/p99 ms)"
+    )
+    lines.append(f"{'floor':16s}" + "".join(f"{'c=' + str(c):>24s}" for c in levels))
+    for floor, by_level in results["floors"].items():
+        cells = "".join(
+            f"{row['ops_per_s']:>9.0f}/s {row['p50_ms']:5.2f}/{row['p99_ms']:6.2f}"
+            for row in (by_level[str(c)] for c in levels)
+        )
+        lines.append(f"{floor:16s}{cells}")
+    lines.append("")
+    lines.append("parlour end to end (tinycards, every seat subscribed; ms)")
+    lines.append(
+        f"{'path':6s}{'c':>4s}{'actions/s':>11s}{'ack p50':>9s}{'ack p99':>9s}"
+        f"{'dlv p50':>9s}{'dlv p99':>9s}{'x 2hop+R':>9s}{'x unary':>9s}{'x stream':>9s}"
+        f"{'x mux':>7s}{'err':>5s}"
+    )
+    for path, by_level in results["parlour"].items():
+        for c in levels:
+            row = by_level[str(c)]
+            rat = results["ratios"][path][str(c)]
+            lines.append(
+                f"{path:6s}{c:>4d}{row['actions_per_s']:>11.0f}{row['ack']['p50_ms']:>9.2f}"
+                f"{row['ack']['p99_ms']:>9.2f}{row['delivery']['p50_ms']:>9.2f}{row['delivery']['p99_ms']:>9.2f}"
+                f"{rat['two_hops_redis']['throughput_x']:>9.2f}{rat['unary_echo']['throughput_x']:>9.2f}"
+                f"{rat['stream_echo']['throughput_x']:>9.2f}{rat['stream_mux']['throughput_x']:>7.2f}{row['errors']:>5d}"
+            )
+    lines.append(
+        "(x <floor> = our actions/s divided by that floor's ops/s at the same concurrency)"
+    )
+    lines.append("")
+    for path in results["parlour"]:
+        t = results["ratios"][path]["target"]
+        lines.append(
+            f"target {path:5s} c={t['level']}: {t['throughput_x']:.2f}x the two-hops+Redis floor "
+            f"(goal >= {t['throughput_goal_x']:.0f}x), p99 ack {t['p99_ack_ms']:.1f} ms vs floor "
+            f"{t['p99_floor_ms']:.1f} ms -> {'MET' if t['met'] else 'NOT MET'}"
+        )
+    mem = results["memory"]
+    lines.append(
+        f"memory per finished match: {mem['memory_usage_bytes_per_match']} B by MEMORY USAGE "
+        f"({', '.join(f'{k} {v}' for k, v in mem['memory_usage_by_key'].items())}); "
+        f"INFO used_memory grew {mem['info_used_memory_delta_per_match']} B per match"
+    )
+    d = results["durability"]
+    lines.append(
+        f"durability: {d['matches_checked']} finished matches checked, {d['incomplete']} incomplete"
+    )
+    lines.append(
+        f"load average at start/end: {results['machine']['loadavg_start'][0]:.1f}/"
+        f"{results['machine']['loadavg_end'][0]:.1f} on {results['machine']['cpus']} CPUs"
+    )
+    cpu = results["parlour"]["play"][str(levels[-1])]["cpu"]
+    lines.append(
+        f"CPU during play c={levels[-1]} (cores used, us per action): "
+        + ", ".join(f"{k} {v['cores']:.2f}/{v['cpu_us_per_op']:.0f}" for k, v in cpu.items())
+    )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="~30 s smoke run")
+    parser.add_argument(
+        "--profile", action="store_true", help="py-spy an extra Play run at the top level"
+    )
+    parser.add_argument("--native", action="store_true", help="with --profile: sample C frames too")
+    parser.add_argument("--levels", default="1,16,64", help="concurrent matches (default 1,16,64)")
+    parser.add_argument("--duration", type=float, default=0.0, help="measured seconds per level")
+    parser.add_argument(
+        "--floor-duration", type=float, default=0.0, help="measured seconds per floor level"
+    )
+    args = parser.parse_args()
+    import uvloop
+
+    results = uvloop.run(Bench(args).main())
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    print(table(results))
+    print(f"\nresults: {path} ({results['elapsed_s']} s)")
+
+
+if __name__ == "__main__":
+    main()
