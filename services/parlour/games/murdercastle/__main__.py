@@ -1,0 +1,5 @@
+"""Serve this game's rules service."""
+
+from parlour.rules.server import main
+
+main("murdercastle")

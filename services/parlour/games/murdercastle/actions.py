@@ -1,0 +1,299 @@
+"""The Action Tiles: what each seat may do with the current tile, and doing it.
+
+Compound actions are split into small decisions: an ACT frame holds the steps
+left (rooms to move, cubes to collect, rooms to explore, cards to draw); exploring
+pushes PLACE_ROOM (rotation) and FILL_SAFE (which cubes) frames.
+"""
+
+from __future__ import annotations
+
+from parlour.engine.rng import state_rng
+from parlour.games.murdercastle import cards, characters, holmes
+from parlour.games.murdercastle.board import STEPS, Castle, opposite, tile_of
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import (
+    advance_wheel,
+    collectable,
+    move,
+    present,
+    total,
+    unloading,
+)
+from parlour.games.murdercastle.stack import Out, pop, public, push
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+T = pb
+MOVES = {T.ACTION_TILE_MOVE_ONE: 1, T.ACTION_TILE_MOVE_ONE_CROWD: 1, T.ACTION_TILE_MOVE_TWO: 2}
+COURAGE = {T.ACTION_TILE_EXPLORE: 1, T.ACTION_TILE_COLLECT: 1, T.ACTION_TILE_MOVE_ONE: 1,
+           T.ACTION_TILE_MOVE_ONE_CROWD: 1, T.ACTION_TILE_MOVE_TWO: 2}
+
+
+def _pass() -> pb.Action:
+    return pb.Action(**{"pass": pb.Pass()})
+
+
+def start_action(state: pb.State, seat: int) -> None:
+    """Push the ACT frame of a seat for the current Action Tile (Rulebook: Overview)."""
+    tile = state.current
+    player = state.players[seat]
+    bonus = seat == state.selector and state.holmes != player.place
+    if tile == T.ACTION_TILE_EXPLORE and state.explore_flipped:
+        room = Castle(state).capacity(player.place) - total(Castle(state).safe(player.place))
+        count = max(0, room) if bonus else min(1, max(0, room))
+    elif tile in MOVES:
+        extra = tile != T.ACTION_TILE_MOVE_ONE and bonus
+        count = MOVES[tile] + int(extra)
+    else:
+        count = 1 + int(bonus and tile in (T.ACTION_TILE_EXPLORE, T.ACTION_TILE_COLLECT,
+                                           T.ACTION_TILE_DRAW))
+    push(state, T.FRAME_KIND_ACT, seat, action=tile, count=count,
+         bonus=bonus and tile == T.ACTION_TILE_MOVE_ONE, escape_ready=bonus)
+
+
+def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
+    """Everything the acting seat may do now with its Action Tile."""
+    seat = frame.seat
+    player = state.players[seat]
+    found: list[pb.Action] = []
+    if not frame.started:
+        found += cards.plays_at_action_start(state, frame)
+    tile = frame.action
+    mandatory = False
+    if frame.count:
+        castle = Castle(state)
+        if tile == T.ACTION_TILE_EXPLORE and state.explore_flipped:
+            room = castle.capacity(player.place) - total(castle.safe(player.place))
+            colours = present(unloading(state)) if room > 0 else []
+            found += [pb.Action(cube=pb.ChooseCube(colour=c)) for c in colours]
+            mandatory = bool(colours)
+        elif tile == T.ACTION_TILE_EXPLORE:
+            if state.room_pile:
+                found += [pb.Action(explore=pb.Explore(side=s))
+                          for s in castle.explorable(player.place)]
+        elif tile in MOVES:
+            found += [pb.Action(move=pb.Move(place=p))
+                      for p in castle.neighbours(player.place) if p != state.holmes]
+        elif tile == T.ACTION_TILE_COLLECT:
+            found += collect_options(state, seat, castle)
+        elif tile == T.ACTION_TILE_DRAW:
+            if state.event_deck or state.event_discard:
+                found.append(pb.Action(draw=pb.Draw()))
+        elif tile == T.ACTION_TILE_MOVE_HOLMES:
+            found.append(pb.Action(reveal=pb.RevealHolmes()))
+    if frame.bonus:
+        found.append(pb.Action(turn_wheel=pb.TurnWheel()))
+    if not mandatory:
+        found.append(_pass())
+    return found
+
+
+def collect_options(state: pb.State, seat: int, castle: Castle) -> list[pb.Action]:
+    """Cubes the seat may collect from its room (Rulebook: Collect Evidence)."""
+    player = state.players[seat]
+    if state.holmes == player.place or player.partnered:
+        return []
+    safe = castle.safe(player.place)
+    colours = [c for c in present(safe) if collectable(state, player.board, c)]
+    if castle.special(player.place) == "blind_room" and colours and not player.blind_progress:
+        return [pb.Action(collect=pb.Collect())]
+    return [pb.Action(collect=pb.Collect(colour=c)) for c in colours]
+
+
+def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
+    """Perform one step of the current Action Tile."""
+    seat = frame.seat
+    kind = action.WhichOneof("kind")
+    if kind == "pass":
+        out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
+        pop(state)
+        return
+    if kind == "play":
+        cards.play(state, seat, action.play.card, out, frame)
+        return
+    if kind == "ability":
+        characters.use(state, seat, out, frame)
+        return
+    if kind == "turn_wheel":
+        frame.bonus = False
+        with state_rng(state) as rng:
+            out.append(public(pb.Event(wheel=advance_wheel(state, rng))))
+        return
+    frame.started = True
+    frame.count -= 1
+    if kind == "cube":
+        place_cube(state, seat, state.players[seat].place, action.cube.colour, out)
+    elif kind == "explore":
+        explore(state, seat, action.explore.side, out)
+    elif kind == "move":
+        move_player(state, seat, action.move.place, "door", out)
+    elif kind == "collect":
+        collect(state, frame, action.collect.colour, out)
+    elif kind == "draw":
+        cards.draw(state, seat, out)
+    elif kind == "reveal":
+        holmes.reveal(state, seat, frame.escape_ready, out)
+
+
+def move_player(state: pb.State, seat: int, place: int, how: str, out: Out) -> None:
+    """Move a seat into a room."""
+    player = state.players[seat]
+    out.append(public(pb.Event(moved=pb.Moved(seat=seat, from_place=player.place, to_place=place,
+                                              how=how))))
+    player.place = place
+    player.blind_progress = 0
+    player.partnered = False
+
+
+def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out) -> None:
+    """Move a cube from the unloading gondola into a safe; turn the wheel once it is empty."""
+    castle = Castle(state)
+    move(unloading(state), castle.safe(place), colour)
+    out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=place, colour=colour,
+                                                  source="gondola"))))
+    if not total(unloading(state)):
+        with state_rng(state) as rng:
+            out.append(public(pb.Event(wheel=advance_wheel(state, rng))))
+
+
+def explore(state: pb.State, seat: int, side: int, out: Out) -> None:
+    """Reveal the top room tile beyond a doorway (Rulebook: Explore the Castle)."""
+    reveal_tile(state, seat, state.players[seat].place, side, state.room_pile.pop(), out)
+
+
+def reveal_tile(state: pb.State, seat: int, place: int, side: int, tile: int, out: Out) -> None:
+    """Place a revealed tile: a Brick Wall at once, a room after choosing its rotation."""
+    out.append(public(pb.Event(revealed=pb.RoomRevealed(seat=seat, tile=tile))))
+    origin = Castle(state).placed[tile_of(place)]
+    dx, dy = STEPS[side]
+    x, y = origin.x + dx, origin.y + dy
+    if catalogue().is_brick_wall(tile):
+        placed = state.tiles.add(tile=tile, x=x, y=y, level=origin.level)
+        out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
+        return
+    push(state, T.FRAME_KIND_PLACE_ROOM, seat, tile=tile, x=x, y=y, side=side, place=place)
+
+
+def rotation_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
+    """Rotations that join the revealed tile to the explored doorway."""
+    rotations = Castle(state).rotations(frame.tile, frame.side)
+    return [pb.Action(rotate=pb.Rotate(rotation=r)) for r in rotations]
+
+
+def place_room(state: pb.State, frame: pb.Frame, rotation: int, out: Out) -> None:
+    """Put the revealed room on the grid and fill its safe from the unloading gondola."""
+    cat = catalogue()
+    origin_tile = Castle(state).placed[tile_of(frame.place)]
+    room = cat.rooms[frame.tile]
+    placed = state.tiles.add(tile=frame.tile, x=frame.x, y=frame.y, rotation=rotation,
+                             level=origin_tile.level)
+    for _ in room.halves:
+        placed.safes.add(counts=[0] * 5)
+    facing = opposite(frame.side)
+    origin_room = cat.rooms[origin_tile.tile]
+    if origin_room.dead_end_side >= 0:
+        placed.padlocked.extend(
+            sorted((p + rotation) % 4 for p in room.doors if (p + rotation) % 4 != facing))
+    seat = frame.seat
+    pop(state)
+    out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
+    target = Castle(state).place_facing(placed, facing)
+    count = min(room.capacity, total(unloading(state)))
+    if count:
+        push(state, T.FRAME_KIND_FILL_SAFE, seat, place=target, count=count)
+
+
+def fill_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
+    """Colours the filler may take from the unloading gondola."""
+    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in present(unloading(state))]
+
+
+def fill(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
+    """Put one chosen cube into the safe; the fill stops when the gondola empties."""
+    frame.count -= 1
+    before = state.unloading
+    place_cube(state, frame.seat, frame.place, colour, out)
+    if not frame.count or state.unloading != before:
+        pop(state)
+
+
+def fill_forced(state: pb.State, frame: pb.Frame, out: Out) -> bool:
+    """Fill without asking when every choice leads to the same safe."""
+    gondola = unloading(state)
+    colours = present(gondola)
+    if len(colours) > 1 and frame.count < total(gondola):
+        return False
+    depth = len(state.frames)
+    while len(state.frames) == depth and colours:
+        fill(state, frame, colours[0], out)
+        colours = present(gondola)
+    return True
+
+
+def collect(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
+    """Collect a cube (Rulebook: Collect Evidence; the Blind Room; Trapdoors)."""
+    seat = frame.seat
+    player = state.players[seat]
+    castle = Castle(state)
+    if not colour:
+        player.blind_progress = 1
+        frame.count = 0
+        out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place))))
+        return
+    if castle.special(player.place) == "blind_room":
+        player.blind_progress = 0
+        frame.count = 0
+    move(castle.safe(player.place), player.board, colour)
+    out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place,
+                                                      colour=colour))))
+    cards.after_cube_taken(state, seat, player.place, frame, out)
+
+
+def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
+    """Select an Action Tile; the selector acts first, then everyone else clockwise."""
+    state.tiles_open.remove(tile)
+    state.current = tile
+    state.selector = seat
+    state.selections += 1
+    pop(state)
+    out.append(public(pb.Event(selected=pb.TileSelected(seat=seat, tile=tile))))
+    order = [(seat + i) % state.seats for i in range(state.seats)]
+    state.to_act.extend(order[:1] if tile == T.ACTION_TILE_MOVE_HOLMES else order)
+
+
+def maybe_flip(state: pb.State, out: Out) -> None:
+    """Flip Explore the Castle once nothing can be explored (Rulebook: Explore the Room)."""
+    if state.explore_flipped:
+        return
+    if not state.room_pile or not Castle(state).any_explorable():
+        state.explore_flipped = True
+        out.append(public(pb.Event(flipped=pb.ExploreFlipped())))
+
+
+def drop_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
+    """Colours the struck seat may drop."""
+    board = state.players[frame.seat].board
+    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in present(board)]
+
+
+def drop(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
+    """Drop a cube into the room's safe, regardless of its capacity."""
+    player = state.players[frame.seat]
+    move(player.board, Castle(state).safe(frame.place), colour)
+    out.append(public(pb.Event(cube=pb.CubePlaced(seat=frame.seat, place=frame.place,
+                                                  colour=colour, source="board"))))
+    frame.count -= 1
+    if not frame.count or not total(player.board):
+        pop(state)
+
+
+def drop_forced(state: pb.State, frame: pb.Frame, out: Out) -> bool:
+    """Drop without asking when only one colour is held or everything must go."""
+    board = state.players[frame.seat].board
+    colours = present(board)
+    if len(colours) > 1 and frame.count < total(board):
+        return False
+    depth = len(state.frames)
+    while len(state.frames) == depth and colours:
+        drop(state, frame, colours[0], out)
+        colours = present(board)
+    return True

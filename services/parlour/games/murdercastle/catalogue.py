@@ -1,0 +1,143 @@
+"""The catalogue: room tiles, Event and Holmes' Movement cards, Evidence Setup cards, as data.
+
+Everything is loaded once from data/*.json and checked against the numbers the
+rulebook states (tests/test_catalogue.py checks them again, one by one).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+SIDES = "NESW"
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room tile as printed (sides in the printed orientation, 0 N … 3 W)."""
+
+    number: int
+    name: str
+    doors: tuple[int, ...]
+    capacity: int
+    halves: tuple[tuple[int, ...], ...]
+    special: str = ""
+    stairs_to: int = 0
+    dead_end_side: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class StartTile:
+    """Where a start tile lies in the setup diagram."""
+
+    number: int
+    x: int
+    y: int
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventKind:
+    """One kind of Event Card."""
+
+    kind: str
+    name: str
+    copies: int
+    keep: bool
+    category: str
+    defends: tuple[str, ...]
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovementCard:
+    """A Holmes' Movement card: rooms in reading order, or a special card."""
+
+    rooms: tuple[int, ...]
+    special: str = ""
+
+
+def _sides(text: str) -> tuple[int, ...]:
+    return tuple(SIDES.index(c) for c in text)
+
+
+def _load(name: str) -> dict:
+    return json.loads((DATA / name).read_text())
+
+
+def _room(raw: dict) -> Room:
+    doors = _sides(raw["doors"])
+    halves = tuple(_sides(h) for h in raw.get("halves", [])) or (doors,)
+    dead = raw.get("dead_end_side")
+    return Room(
+        number=raw["number"], name=raw["name"], doors=doors, capacity=raw["capacity"],
+        halves=halves, special=raw.get("special", ""), stairs_to=raw.get("stairs_to", 0),
+        dead_end_side=SIDES.index(dead) if dead else -1,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """Every component of the standard game."""
+
+    rooms: dict[int, Room]
+    start: tuple[StartTile, ...]
+    pile: tuple[int, ...]
+    brick_walls: tuple[int, ...]
+    jonah_brick_wall: int
+    events: dict[int, EventKind]
+    movement: dict[int, MovementCard]
+    setup_cards: tuple[tuple[int, ...], ...]
+    rules: dict
+
+    def event(self, card: int) -> EventKind:
+        """The kind of an Event Card id."""
+        return self.events[card]
+
+    def is_brick_wall(self, tile: int) -> bool:
+        """Whether a tile number is a Brick Wall."""
+        return tile in self.brick_walls
+
+
+@cache
+def catalogue() -> Catalogue:
+    """The catalogue, loaded and checked once."""
+    raw_rooms = _load("rooms.json")
+    rooms = {r["number"]: _room(r) for r in raw_rooms["start"] + raw_rooms["pile"]}
+    start = tuple(StartTile(r["number"], r["x"], r["y"], r["level"]) for r in raw_rooms["start"])
+    events: dict[int, EventKind] = {}
+    for raw in _load("events.json")["kinds"]:
+        kind = EventKind(
+            kind=raw["kind"], name=raw["name"], copies=raw["copies"],
+            keep=raw["timing"] == "keep", category=raw["category"],
+            defends=tuple(raw.get("defends", ())), effect=raw["effect"],
+        )
+        for _ in range(kind.copies):
+            events[len(events) + 1] = kind
+    movement = {
+        i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
+        for i, c in enumerate(_load("holmes_movement.json")["cards"], start=1)
+    }
+    rules = _load("rules.json")
+    colours = rules["colours"]
+    setup = tuple(tuple(card[c] for c in colours) for card in _load("evidence_setup.json"))
+    cat = Catalogue(
+        rooms=rooms, start=start, pile=tuple(r["number"] for r in raw_rooms["pile"]),
+        brick_walls=tuple(raw_rooms["brick_walls"]), jonah_brick_wall=raw_rooms["jonah_brick_wall"],
+        events=events, movement=movement, setup_cards=setup, rules=rules,
+    )
+    _check(cat)
+    return cat
+
+
+def _check(cat: Catalogue) -> None:
+    assert len(cat.rooms) == 24, "24 Room Tiles"
+    assert len(cat.brick_walls) == 3, "3 Brick Wall Tiles"
+    assert len(cat.events) == 79, "79 Event Cards"
+    assert len(cat.movement) == 33, "33 Holmes' Movement cards"
+    assert len(cat.setup_cards) == 24 and all(sum(c) == 13 for c in cat.setup_cards)
+    for card in cat.movement.values():
+        assert all(r in cat.rooms for r in card.rooms), card

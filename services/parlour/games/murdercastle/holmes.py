@@ -1,0 +1,209 @@
+"""Holmes: movement cards, rampages, Lights Out, encounters and Holmes Strikes!."""
+
+from __future__ import annotations
+
+from parlour.engine.rng import state_rng
+from parlour.games.murdercastle.board import Castle, place_of, tile_of
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import total
+from parlour.games.murdercastle.stack import Out, below, key_order, pop, public, push, top
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+NO_SEAT = 99
+
+
+def _draw_card(state: pb.State, seat: int, out: Out) -> int:
+    """Reveal the top movement card (reshuffling the revealed ones if the deck ran out)."""
+    if not state.holmes_deck:
+        state.holmes_deck.extend(state.holmes_discard)
+        del state.holmes_discard[:]
+        with state_rng(state) as rng:
+            rng.shuffle(state.holmes_deck)
+        out.append(public(pb.Event(reshuffled=pb.HolmesReshuffled(size=len(state.holmes_deck)))))
+    card = state.holmes_deck.pop()
+    state.holmes_discard.append(card)
+    out.append(public(pb.Event(holmes_card=pb.HolmesRevealed(seat=seat, card=card))))
+    return card
+
+
+def _lights_out(state: pb.State, out: Out) -> None:
+    """Reshuffle every movement card into a new deck."""
+    state.holmes_deck.extend(state.holmes_discard)
+    del state.holmes_discard[:]
+    with state_rng(state) as rng:
+        rng.shuffle(state.holmes_deck)
+    out.append(public(pb.Event(reshuffled=pb.HolmesReshuffled(size=len(state.holmes_deck)))))
+
+
+def destinations(state: pb.State, rooms: tuple[int, ...]) -> list[int]:
+    """The explored places among a card's rooms (both rooms of The Maze)."""
+    castle = Castle(state)
+    found = []
+    for room in rooms:
+        for half in range(len(catalogue().rooms[room].halves)):
+            if castle.is_explored(place_of(room, half)):
+                found.append(place_of(room, half))
+    return found
+
+
+def reveal(state: pb.State, seat: int, escape: bool, out: Out) -> None:
+    """Reveal a movement card and move Holmes (Rulebook: Move Holmes)."""
+    partnered = [s for s in key_order(state) if state.players[s].partnered]
+    if partnered:
+        push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
+    card = catalogue().movement[_draw_card(state, seat, out)]
+    if card.special == "lights_out":
+        _lights_out(state, out)
+        return
+    if card.special == "rampage":
+        push(state, pb.FRAME_KIND_RAMPAGE, seat, cards_left=_rampage_cards(),
+             escape_ready=escape, source=seat)
+        return
+    options = destinations(state, card.rooms)
+    if len(options) > 1:
+        push(state, pb.FRAME_KIND_HOLMES_ROOM, seat, places=options, escape_ready=escape,
+             source=seat)
+    elif options:
+        enter(state, options[0], seat if escape else NO_SEAT, out)
+
+
+def _rampage_cards() -> int:
+    return int(catalogue().rules["rampage_cards"])
+
+
+def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Advance a rampage by one room or one card (Rulebook: Holmes Goes on a Rampage)."""
+    escaper = frame.source if frame.escape_ready else NO_SEAT
+    if frame.places:
+        nxt = frame.places.pop(0)
+        halves = catalogue().rooms[tile_of(nxt)].halves
+        if len(halves) > 1:
+            push(state, pb.FRAME_KIND_HOLMES_ROOM, frame.seat,
+                 places=[nxt, nxt + 1], escape_ready=frame.escape_ready, source=frame.source)
+        else:
+            enter(state, nxt, escaper, out)
+        return
+    if not frame.cards_left:
+        pop(state)
+        return
+    card = catalogue().movement[_draw_card(state, frame.seat, out)]
+    if card.special == "lights_out":
+        pop(state)
+        _lights_out(state, out)
+    elif card.special == "rampage":
+        frame.cards_left = _rampage_cards()
+    else:
+        frame.cards_left -= 1
+        frame.places.extend(p for p in destinations(state, card.rooms) if p % 2 == 0)
+
+
+def choose_room(state: pb.State, frame: pb.Frame, place: int, out: Out) -> None:
+    """The chooser picked one of the listed rooms."""
+    escaper = frame.source if frame.escape_ready else NO_SEAT
+    pop(state)
+    enter(state, place, escaper, out)
+
+
+def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
+    """Holmes moves into a room; everyone there is struck unless they escape or hide."""
+    if place == state.holmes:
+        return
+    moved = pb.HolmesMoved(from_place=state.holmes, to_place=place)
+    out.append(public(pb.Event(holmes_moved=moved)))
+    state.holmes = place
+    there = [s for s in key_order(state)
+             if state.players[s].place == place and not state.players[s].partnered]
+    if not there:
+        return
+    push(state, pb.FRAME_KIND_ENCOUNTER, NO_SEAT, seats=there, place=place)
+    if catalogue().rooms[tile_of(place)].special == "whitechapel":
+        push(state, pb.FRAME_KIND_HIDE, NO_SEAT, seats=there, place=place)
+    in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)
+    for seat in reversed(there):
+        player = state.players[seat]
+        adeline = (player.character == pb.CHARACTER_ADELINE and not player.ability_used
+                   and not in_rampage)
+        if seat == escaper or adeline:
+            push(state, pb.FRAME_KIND_ESCAPE, seat, bonus=seat == escaper, place=place,
+                 escape_ready=adeline)
+
+
+def escape_options(state: pb.State, frame: pb.Frame) -> list[int]:
+    """Rooms the Move Holmes selector may escape to through doorways."""
+    if not frame.bonus:
+        return []
+    castle = Castle(state)
+    return [n for n in castle.neighbours(state.players[frame.seat].place) if n != state.holmes]
+
+
+def escaped(state: pb.State) -> None:
+    """The escape bonus is spent for the rest of this rampage."""
+    rampage = below(state, pb.FRAME_KIND_RAMPAGE)
+    if rampage is not None:
+        rampage.escape_ready = False
+
+
+def hide_pending(state: pb.State, frame: pb.Frame) -> list[int]:
+    """Hiders in the Whitechapel Suite who still owe their secret choice."""
+    return [s for s in frame.seats if _exposed(state, s, frame.place)
+            and state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
+
+
+def _exposed(state: pb.State, seat: int, place: int) -> bool:
+    player = state.players[seat]
+    return player.place == place and state.holmes == place and not player.partnered
+
+
+def reveal_hiding(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Everyone has hidden: reveal, and spare those who chose a different spot from Holmes."""
+    hiders = [s for s in frame.seats if _exposed(state, s, frame.place)]
+    with state_rng(state) as rng:
+        holmes_spot = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
+    spots = [state.players[s].hiding for s in hiders]
+    out.append(public(pb.Event(hiding=pb.HidingRevealed(holmes=holmes_spot, spots=spots,
+                                                        seats=hiders))))
+    pop(state)
+    encounter = top(state)
+    for seat, spot in zip(hiders, spots, strict=True):
+        state.players[seat].hiding = pb.HIDING_SPOT_UNSPECIFIED
+        if spot != holmes_spot and encounter is not None:
+            encounter.seats.remove(seat)
+            out.append(public(pb.Event(spared=pb.Spared(seat=seat, reason="hid"))))
+
+
+def step_encounter(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Strike the next seat still in Holmes' room (Rulebook: Encountering Holmes)."""
+    while frame.seats:
+        seat = frame.seats.pop(0)
+        if _exposed(state, seat, frame.place):
+            strike(state, seat, out)
+            return
+    pop(state)
+
+
+def strike(state: pb.State, seat: int, out: Out) -> None:
+    """Take a Holmes Strikes! cube and drop cubes by the progression (Top Hats adjust it)."""
+    player = state.players[seat]
+    progression = catalogue().rules["strike_progression"]
+    player.strikes += 1
+    drop = progression[min(player.strikes, len(progression)) - 1] - player.top_hat
+    player.top_hat = 0
+    drop = max(0, min(drop, total(player.board)))
+    out.append(public(pb.Event(struck=pb.Struck(seat=seat, drop=drop, strikes=player.strikes))))
+    if drop:
+        push(state, pb.FRAME_KIND_DROP_EVIDENCE, seat, count=drop, place=player.place)
+
+
+def step_follow(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Adeline follows Holmes to his room, then escapes through a doorway (Rulebook: Characters)."""
+    pop(state)
+    for seat in reversed(frame.seats):
+        player = state.players[seat]
+        if not player.partnered:
+            continue
+        player.partnered = False
+        if player.place != state.holmes:
+            out.append(public(pb.Event(moved=pb.Moved(seat=seat, from_place=player.place,
+                                                      to_place=state.holmes, how="follow"))))
+            player.place = state.holmes
+        push(state, pb.FRAME_KIND_EVENT_MOVE, seat, count=1, place=state.holmes)

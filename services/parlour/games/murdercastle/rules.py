@@ -1,0 +1,111 @@
+"""The Game: Crimes in History: H. H. Holmes' Murder Castle, the standard multiplayer game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parlour.engine.game import Decision, Emitted, Game, Outcome
+from parlour.engine.rng import Rng
+from parlour.games.murdercastle import flow, views
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import COLOURS, total
+from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+#: Rounds each test configuration plays before the most evidence wins (Variant: short game).
+TEST_ROUNDS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1}
+CUBES = [catalogue().rules["cubes_per_colour"]] * len(COLOURS)
+TILES = frozenset(catalogue().rooms) | frozenset(catalogue().brick_walls)
+EVENTS = frozenset(catalogue().events)
+MOVEMENT = frozenset(catalogue().movement)
+DECISION_NAMES = {
+    value: name.removeprefix("FRAME_KIND_").lower() for name, value in pb.FrameKind.items()
+}
+
+
+class MurderCastle(Game):
+    """H. H. Holmes' Murder Castle: explore, collect evidence, dodge Holmes, escape."""
+
+    name = "murdercastle"
+    display_name = "Crimes in History: H. H. Holmes' Murder Castle"
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+    options_type = pb.Options
+    state_type = pb.State
+    action_type = pb.Action
+    event_type = pb.Event
+    view_type = pb.View
+    max_actions = 60_000
+
+    def default_options(self, seats: int) -> pb.Options:
+        return pb.Options()
+
+    def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
+        state = new_state(options, seats, seed)
+        flow.settle(state, [])
+        return state
+
+    def pending(self, state: pb.State) -> list[Decision]:
+        if not state.frames:
+            return []
+        kind = DECISION_NAMES[state.frames[-1].kind]
+        return [Decision(s, kind) for s in flow.pending_seats(state)]
+
+    def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
+        return flow.options(state, seat)
+
+    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+        return flow.apply(state, seat, action)
+
+    def view(self, state: pb.State, seat: int | None) -> pb.View:
+        return views.view(state, seat)
+
+    def outcome(self, state: pb.State) -> Outcome | None:
+        if not state.finished:
+            return None
+        scores = tuple(total(p.board) for p in state.players)
+        if state.winner:
+            winners: tuple[int, ...] = (state.winner - 1,)
+            summary = f"seat {state.winner - 1} escaped the castle with all the evidence"
+        else:
+            winners = flow.leaders(state)
+            summary = "the castle closed: most evidence collected wins"
+        return Outcome(scores, winners, summary)
+
+    def check_conservation(self, state: pb.State) -> None:
+        piles = [state.bag.counts, *(g.counts for g in state.gondolas)]
+        piles += [p.board.counts for p in state.players]
+        piles += [safe.counts for tile in state.tiles for safe in tile.safes]
+        counts = [sum(c) for c in zip(*piles, strict=True)]
+        assert counts == CUBES, f"cubes not conserved: {counts}"
+        tiles = list(state.room_pile) + [t.tile for t in state.tiles]
+        tiles += [f.tile for f in state.frames if f.kind == pb.FRAME_KIND_PLACE_ROOM]
+        walls = state.boxed_brick_walls + sum(p.holds_brick_wall for p in state.players)
+        assert len(tiles) + walls == len(TILES), "tiles not conserved"
+        assert len(set(tiles)) == len(tiles) and TILES.issuperset(tiles), "a tile twice"
+        events = list(state.event_deck) + list(state.event_discard)
+        for player in state.players:
+            events += player.keep
+        assert len(events) == len(EVENTS) and EVENTS.issuperset(events), "Event Cards lost"
+        assert len(set(events)) == len(events), "an Event Card twice"
+        movement = set(state.holmes_deck) | set(state.holmes_discard)
+        assert movement == MOVEMENT, "Holmes' Movement cards not conserved"
+        assert len(state.holmes_deck) + len(state.holmes_discard) == len(MOVEMENT)
+
+    def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
+        return views.resample_hidden(state, seat, rng)
+
+    def test_configurations(self) -> Sequence[tuple[pb.Options, int]]:
+        configs = [(pb.Options(round_limit=TEST_ROUNDS[n]), n)
+                   for n in range(MIN_SEATS, MAX_SEATS + 1)]
+        configs.append((pb.Options(extended=True, round_limit=TEST_ROUNDS[4]), 4))
+        return configs
+
+    def describe_action(self, action: pb.Action) -> str:
+        return views.describe_action(action)
+
+    def describe_event(self, event: pb.Event) -> str:
+        return views.describe_event(event)
+
+
+GAME = MurderCastle()

@@ -1,0 +1,95 @@
+"""Setup: start tiles, the room pile, characters, evidence, the Ferris Wheel and the decks."""
+
+from __future__ import annotations
+
+from parlour.engine.game import InvalidOptions
+from parlour.engine.rng import Rng, state_rng
+from parlour.games.murdercastle.board import PHARMACY, place_of
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+MIN_SEATS = 2
+MAX_SEATS = 7
+HOLMES_START = 1
+CHARACTERS = (
+    pb.CHARACTER_ADELINE, pb.CHARACTER_ABRAHAM, pb.CHARACTER_LOLA,
+    pb.CHARACTER_HOYT, pb.CHARACTER_JEREMIAH, pb.CHARACTER_JONAH,
+)
+
+
+def action_tiles(seats: int) -> list[int]:
+    """The Action Tiles in play: 6, plus the 6-7 player Move into 1 Room."""
+    tiles = [t["tile"] for t in catalogue().rules["action_tiles"] if seats >= t["min_seats"]]
+    return sorted(tiles)
+
+
+def selections_per_round(seats: int) -> int:
+    """Action Tiles selected in a round: one each, two each in a 2-player game."""
+    return 4 if seats == 2 else seats
+
+
+def check_options(options: pb.Options, seats: int) -> list[int]:
+    """Validate options and return the character of each seat (empty: deal at random)."""
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise InvalidOptions("seats", f"Murder Castle takes 2 to 7 seats, not {seats}")
+    if options.first_seat >= seats:
+        raise InvalidOptions("first_seat",
+                             f"seat {options.first_seat} is not in a {seats}-seat match")
+    chosen = list(options.characters)
+    if chosen:
+        if len(chosen) != seats:
+            raise InvalidOptions("characters", f"name one character per seat ({seats})")
+        if len(set(chosen)) != seats or pb.CHARACTER_UNSPECIFIED in chosen:
+            raise InvalidOptions("characters", "each seat needs a different character")
+        if pb.CHARACTER_GUEST in chosen and seats < MAX_SEATS:
+            raise InvalidOptions("characters", "the Hotel Guest only fills a 7th seat")
+    return chosen
+
+
+def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
+    """The castle, players, cubes and decks after setup (Rulebook: Setup)."""
+    chosen = check_options(options, seats)
+    cat = catalogue()
+    rules = cat.rules
+    state = pb.State(seats=seats, rng=Rng.from_seed(seed).state, options=options)
+    state.bag.CopyFrom(pb.Cubes(counts=[rules["cubes_per_colour"]] * len(COLOURS)))
+    with state_rng(state) as rng:
+        if not chosen:
+            pool = list(CHARACTERS)
+            rng.shuffle(pool)
+            chosen = pool[:seats] if seats <= len(pool) else [*pool, pb.CHARACTER_GUEST]
+        for start in cat.start:
+            room = cat.rooms[start.number]
+            tile = state.tiles.add(tile=start.number, x=start.x, y=start.y, level=start.level)
+            for _ in room.halves:
+                tile.safes.add().CopyFrom(empty())
+        pile = list(cat.pile) + [w for w in cat.brick_walls if w != cat.jonah_brick_wall]
+        rng.shuffle(pile)
+        state.room_pile.extend(pile)
+        setup_cards = list(cat.setup_cards)
+        rng.shuffle(setup_cards)
+        for seat, character in enumerate(chosen):
+            board = pb.Cubes(counts=setup_cards[seat])
+            for i, n in enumerate(board.counts):
+                state.bag.counts[i] -= n
+            state.players.add(
+                character=character, place=place_of(PHARMACY), board=board,
+                holds_brick_wall=character == pb.CHARACTER_JONAH,
+            )
+        for tile in state.tiles:
+            if tile.tile != PHARMACY:
+                fill_from_bag(state.bag, tile.safes[0], rules["basement_cubes"], rng)
+        for _ in range(rules["gondolas"]):
+            fill_from_bag(state.bag, state.gondolas.add(counts=[0] * len(COLOURS)),
+                          rules["gondola_size"], rng)
+        if pb.CHARACTER_JONAH not in chosen:
+            state.boxed_brick_walls = 1
+        state.event_deck.extend(sorted(cat.events))
+        rng.shuffle(state.event_deck)
+        state.holmes_deck.extend(sorted(cat.movement))
+        rng.shuffle(state.holmes_deck)
+    state.holmes = place_of(HOLMES_START)
+    state.key = options.first_seat
+    state.tiles_open.extend(action_tiles(seats))
+    return state

@@ -1,0 +1,53 @@
+"""The decision stack: the top frame is the decision owed now; automatic frames run themselves."""
+
+from __future__ import annotations
+
+from parlour.engine.game import Emitted
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+Out = list[Emitted]
+
+
+def top(state: pb.State) -> pb.Frame | None:
+    """The frame on top of the stack, if any."""
+    return state.frames[-1] if state.frames else None
+
+
+def push(state: pb.State, kind: int, seat: int, **fields: object) -> pb.Frame:
+    """Push a frame and return it."""
+    frame = state.frames.add(kind=kind, seat=seat)
+    for name, value in fields.items():
+        if isinstance(value, list | tuple):
+            getattr(frame, name).extend(value)
+        else:
+            setattr(frame, name, value)
+    return frame
+
+
+def pop(state: pb.State) -> None:
+    """Remove the top frame."""
+    del state.frames[-1]
+
+
+def below(state: pb.State, kind: int) -> pb.Frame | None:
+    """The nearest frame of a kind under the top one."""
+    for frame in reversed(state.frames[:-1]):
+        if frame.kind == kind:
+            return frame
+    return None
+
+
+def public(event: pb.Event) -> Emitted:
+    """An event everyone sees."""
+    return Emitted(event)
+
+
+def private(state: pb.State, seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
+    """A secret event for some seats and its public twin for everyone else."""
+    others = frozenset(range(state.seats)) - frozenset(seats)
+    return [Emitted(twin, to=others), Emitted(secret, to=frozenset(seats))]
+
+
+def key_order(state: pb.State) -> list[int]:
+    """Seats in clockwise order starting from the Skeleton Key."""
+    return [(state.key + i) % state.seats for i in range(state.seats)]

@@ -1,0 +1,84 @@
+"""Setup and the catalogue (Rulebook: Components; Standard Multiplayer Game: Setup)."""
+
+from __future__ import annotations
+
+import pytest
+from parlour.engine.game import InvalidOptions
+from parlour.games.murdercastle.board import PHARMACY, place_of
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import needed, total
+from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.tests.scenario import game
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+
+def test_catalogue_matches_the_components_page():
+    """79 Event, 24 Evidence Setup, 33 Holmes' Movement cards, 24 room tiles, 3 Brick Walls,
+    7 Action Tiles, 180 cubes (Rulebook: Components)."""
+    cat = catalogue()
+    assert len(cat.events) == 79
+    assert len(cat.setup_cards) == 24
+    assert len(cat.movement) == 33
+    assert len(cat.rooms) == 24
+    assert len(cat.brick_walls) == 3
+    assert len(cat.rules["action_tiles"]) == 7
+    assert cat.rules["cubes_per_colour"] * len(cat.rules["colours"]) == 180
+    assert all(sum(card) == 13 for card in cat.setup_cards)
+    specials = [c.special for c in cat.movement.values()]
+    assert specials.count("lights_out") == 1 and specials.count("rampage") >= 1
+
+
+def test_special_rooms_are_in_the_catalogue():
+    """The Maze #5 (two rooms), Black Closet #7, Blind Room #13, Asphyxiation Chamber #19,
+    Whitechapel Suite #27, Pharmacy #26 with the stairway to Basement #1 (Rulebook: Special Room
+    Effects; Setup: The Room Tiles)."""
+    rooms = catalogue().rooms
+    assert len(rooms[5].halves) == 2 and rooms[5].special == "maze"
+    assert {rooms[n].special for n in (7, 13, 19, 27)} == {
+        "black_closet", "blind_room", "asphyxiation", "whitechapel"}
+    assert rooms[26].stairs_to == 1 and rooms[1].stairs_to == 26
+    assert len(rooms[26].doors) == 3
+    assert rooms[3].dead_end_side >= 0
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 7])
+def test_setup(seats):
+    """Start tiles placed, characters in the Pharmacy, Holmes in Basement #1, one cube in each
+    basement, five gondolas of five, 13 cubes per board, 6 or 7 Action Tiles (Rulebook: Setup)."""
+    state = GAME.new_state(GAME.default_options(seats), seats, seed=3)
+    assert [t.tile for t in state.tiles] == [26, 1, 2, 3]
+    assert state.holmes == place_of(1)
+    assert all(p.place == place_of(PHARMACY) for p in state.players)
+    assert [total(t.safes[0]) for t in state.tiles] == [0, 1, 1, 1]
+    assert [total(g) for g in state.gondolas] == [5] * 5
+    assert all(total(p.board) == 13 for p in state.players)
+    assert len(state.tiles_open) == (7 if seats >= 6 else 6)
+    assert len({p.character for p in state.players}) == seats
+    walls = [t for t in state.room_pile if catalogue().is_brick_wall(t)]
+    assert len(walls) == 2 and len(state.room_pile) == 22
+    assert needed(state) == (5 if seats == 2 else 4)
+    assert state.frames[-1].kind == pb.FRAME_KIND_SELECT_TILE
+
+
+def test_jonah_keeps_the_third_brick_wall():
+    """The third Brick Wall goes to Jonah, or back into the box (Rulebook: Setup)."""
+    with_jonah = game([pb.CHARACTER_JONAH, pb.CHARACTER_LOLA])
+    without = game([pb.CHARACTER_ADELINE, pb.CHARACTER_LOLA])
+    assert with_jonah.players[0].holds_brick_wall and with_jonah.boxed_brick_walls == 0
+    assert without.boxed_brick_walls == 1
+
+
+def test_extended_version_drops_the_pillar():
+    """Without the Pillar 5 cubes of each type are needed (Rulebook: Setup: The Characters)."""
+    assert needed(game([1, 2, 3], extended=True)) == 5
+    assert needed(game([1, 2, 3])) == 4
+
+
+def test_bad_options_are_refused():
+    """Seat counts outside 2-7 and repeated characters are refused (Rulebook: Setup)."""
+    with pytest.raises(InvalidOptions):
+        GAME.new_state(pb.Options(), 1, 0)
+    with pytest.raises(InvalidOptions):
+        GAME.new_state(pb.Options(characters=[1, 1]), 2, 0)
+    with pytest.raises(InvalidOptions):
+        GAME.new_state(pb.Options(first_seat=5), 3, 0)

@@ -1,0 +1,201 @@
+"""What each seat may see, the hidden-information resampler, and one-line descriptions."""
+
+from __future__ import annotations
+
+from parlour.engine.game import copy_message
+from parlour.engine.rng import Rng
+from parlour.engine.zones import take_top
+from parlour.games.murdercastle.board import place_name
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import colour_name, needed
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+
+def _peeking(state: pb.State, seat: int | None) -> bool:
+    """Whether `seat` is Jeremiah choosing among the room tiles he peeked at."""
+    return bool(state.frames) and seat is not None and (
+        state.frames[-1].kind == pb.FRAME_KIND_PICK_ROOM_TILE and state.frames[-1].seat == seat)
+
+
+def view(state: pb.State, seat: int | None) -> pb.View:
+    """Everything public, plus the viewer's own Keep cards (and Jeremiah's peek)."""
+    out = pb.View(
+        hand=sorted(state.players[seat].keep) if seat is not None else [],
+        tiles=state.tiles, room_pile_size=len(state.room_pile), bag=state.bag,
+        gondolas=state.gondolas, unloading=state.unloading,
+        event_deck_size=len(state.event_deck), event_discard=state.event_discard,
+        holmes_deck_size=len(state.holmes_deck), holmes_discard=state.holmes_discard,
+        holmes=state.holmes, tiles_open=state.tiles_open, explore_flipped=state.explore_flipped,
+        key=state.key, round=state.round, pathways=state.pathways, trapdoors=state.trapdoors,
+        winner=state.winner, finished=state.finished, current=state.current,
+        selector=state.selector, options=state.options, needed=needed(state),
+    )
+    for player in state.players:
+        out.players.add(
+            character=player.character, place=player.place, board=player.board,
+            strikes=player.strikes, keep_count=len(player.keep), ability_used=player.ability_used,
+            top_hat=player.top_hat, blind_progress=player.blind_progress,
+            partnered=player.partnered, has_hidden=player.hiding != pb.HIDING_SPOT_UNSPECIFIED,
+            holds_brick_wall=player.holds_brick_wall,
+        )
+    for frame in state.frames:
+        out.frames.add(
+            kind=frame.kind, seat=frame.seat, count=frame.count, place=frame.place,
+            card=0 if frame.character else frame.card, tile=frame.tile, seats=frame.seats,
+            places=frame.places, action=frame.action, target=frame.target,
+        )
+    if _peeking(state, seat):
+        out.peeked.extend(state.room_pile)
+    return out
+
+
+def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
+    """A copy that differs only in what `seat` cannot see: pile and deck orders, others' hands
+    and hiding spots."""
+    other = copy_message(state)
+    if not _peeking(state, seat):
+        rng.shuffle(other.room_pile)
+    rng.shuffle(other.holmes_deck)
+    hidden = [s for s in range(state.seats) if s != seat]
+    pool = list(other.event_deck)
+    for s in hidden:
+        pool += other.players[s].keep
+    rng.shuffle(pool)
+    other.event_deck[:] = take_top(pool, len(state.event_deck))
+    for s in hidden:
+        other.players[s].keep[:] = take_top(pool, len(state.players[s].keep))
+        if other.players[s].hiding:
+            other.players[s].hiding = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
+    return other
+
+
+# -- descriptions -------------------------------------------------------------------
+def tile_name(tile: int) -> str:
+    """A room tile's (or Brick Wall's) name."""
+    room = catalogue().rooms.get(tile)
+    return room.name if room else "a Brick Wall"
+
+
+def card_name(card: int) -> str:
+    """An Event Card's name."""
+    return catalogue().event(card).name if card else "a card"
+
+
+def movement_name(card: int) -> str:
+    """A Holmes' Movement card as text."""
+    move = catalogue().movement[card]
+    if move.special:
+        return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
+    return " / ".join(tile_name(r) for r in move.rooms)
+
+
+def action_tile_name(tile: int) -> str:
+    """An Action Tile's name."""
+    for raw in catalogue().rules["action_tiles"]:
+        if raw["tile"] == tile:
+            return raw["name"]
+    return "no tile"
+
+
+SIDE_NAMES = ("north", "east", "south", "west")
+SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
+
+
+def describe_action(action: pb.Action) -> str:
+    """One line for an action."""
+    kind = action.WhichOneof("kind")
+    if kind is None:
+        return "does nothing"
+    body = getattr(action, kind)
+    text = {
+        "select": lambda: f"selects {action_tile_name(body.tile)}",
+        "pass": lambda: "passes",
+        "explore": lambda: f"explores through the {SIDE_NAMES[body.side]} doorway",
+        "rotate": lambda: f"turns the new room {body.rotation * 90}°",
+        "cube": lambda: f"chooses a {colour_name(body.colour)} cube",
+        "collect": lambda: (f"collects a {colour_name(body.colour)} cube" if body.colour
+                            else "searches the Blind Room"),
+        "move": lambda: f"moves to {place_name(body.place)}",
+        "draw": lambda: "draws an Event Card",
+        "reveal": lambda: "reveals a Holmes' Movement card",
+        "place": lambda: f"chooses {place_name(body.place)}",
+        "target": lambda: f"chooses seat {body.seat}",
+        "play": lambda: f"plays {card_name(body.card)}",
+        "discard": lambda: f"discards {card_name(body.card)}",
+        "hide": lambda: "hides",
+        "ability": lambda: "uses their character ability",
+        "pick": lambda: f"picks {tile_name(body.tile)}",
+        "turn_wheel": lambda: "advances the Ferris Wheel",
+        "give": lambda: f"gives {card_name(body.card)}",
+    }[kind]
+    return text()
+
+
+def describe_event(event: pb.Event) -> str:
+    """One line for an event."""
+    kind = event.WhichOneof("kind")
+    e = getattr(event, kind) if kind else None
+    if kind == "selected":
+        return f"seat {e.seat} selected {action_tile_name(e.tile)}"
+    if kind == "passed":
+        return f"seat {e.seat} passed"
+    if kind == "revealed":
+        return f"seat {e.seat} revealed {tile_name(e.tile)}"
+    if kind == "room":
+        return f"seat {e.seat} placed {tile_name(e.tile.tile)} at ({e.tile.x}, {e.tile.y})"
+    if kind == "cube":
+        return f"a {colour_name(e.colour)} cube went from the {e.source} into {place_name(e.place)}"
+    if kind == "collected":
+        if not e.colour:
+            return f"seat {e.seat} searched {place_name(e.place)}"
+        return f"seat {e.seat} collected a {colour_name(e.colour)} cube"
+    if kind == "moved":
+        return f"seat {e.seat} moved ({e.how}) to {place_name(e.to_place)}"
+    if kind == "wheel":
+        return f"the Ferris Wheel turned to gondola {e.unloading}"
+    if kind == "drawn":
+        return f"seat {e.seat} drew {card_name(e.card)}"
+    if kind == "played":
+        how = "mimicked" if e.mimic else "played"
+        return f"seat {e.seat} {how} {card_name(e.card)}"
+    if kind == "discarded":
+        return f"seat {e.seat} discarded {card_name(e.card)}"
+    if kind == "cancelled":
+        return f"seat {e.seat} cancelled {card_name(e.card) if e.card else 'a Trapdoor'}"
+    if kind == "holmes_card":
+        return f"seat {e.seat} revealed Holmes' card: {movement_name(e.card)}"
+    if kind == "holmes_moved":
+        return f"Holmes moved to {place_name(e.to_place)}"
+    if kind == "reshuffled":
+        return f"the Holmes' Movement deck was reshuffled ({e.size} cards)"
+    if kind == "struck":
+        return f"Holmes Strikes! seat {e.seat} (strike {e.strikes}, drops {e.drop})"
+    if kind == "spared":
+        return f"seat {e.seat} avoided Holmes ({e.reason})"
+    if kind == "hiding":
+        return f"Holmes looked {SPOT_NAMES.get(e.holmes, '?')}"
+    if kind == "hid":
+        return f"seat {e.seat} hid {SPOT_NAMES.get(e.spot, 'somewhere')}"
+    if kind == "flipped":
+        return "Explore the Castle flipped to Explore the Room"
+    if kind == "trapdoor":
+        verb = "placed" if e.placed else "removed"
+        return f"a Trapdoor in {place_name(e.trapdoor.room)} was {verb}"
+    if kind == "pathway":
+        return (f"a Hidden Bookcase Pathway joins {place_name(e.pathway.a)} and "
+                f"{place_name(e.pathway.b)}")
+    if kind == "brick_wall":
+        return f"seat {e.seat} {'built' if e.built else 'destroyed'} a Brick Wall"
+    if kind == "ability":
+        return f"seat {e.seat} used their character ability"
+    if kind == "traded":
+        return f"seat {e.from_seat} gave {e.count} Event Card(s) to seat {e.to_seat}"
+    if kind == "top_hats":
+        return f"seat {e.seat} placed the Top Hats (seat {e.target} gets -1)"
+    if kind == "peeked":
+        return f"seat {e.seat} peeked at the room tiles"
+    if kind == "round_ended":
+        return f"round {e.round} ended; seat {e.key} takes the Skeleton Key"
+    if kind == "ended":
+        return f"game over: winners {list(e.winners)} ({e.reason})"
+    return "nothing happened"
