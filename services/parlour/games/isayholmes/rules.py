@@ -34,7 +34,7 @@ from parlour.games.isayholmes.turns import (
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 A = pb.Action
-DEFAULT_ROUNDS = 1
+DEFAULT_ROUNDS = 3
 MAX_ROUNDS = 20
 
 #: Who owes the decision in each phase, and the decision's kind.
@@ -149,14 +149,14 @@ class ISayHolmes(Game):
 
     # -- declared checks -------------------------------------------------------
     def check_conservation(self, state: pb.State) -> None:
-        cards = Counter(state.draw_pile)
-        cards.update(state.discard_pile)
-        cards.update(state.set_aside)
-        cards.update(c for c in state.passing if c)
+        cards = [*state.draw_pile, *state.discard_pile, *state.set_aside]
+        cards += [c for c in state.passing if c]
         for hand in state.hands:
-            cards.update(hand.cards)
-        assert cards == _DECK_COUNT, (
-            f"cards not conserved: {cards - _DECK_COUNT} / {_DECK_COUNT - cards}"
+            cards += hand.cards
+        cards.sort()
+        assert cards == _SORTED_DECK, (
+            f"cards not conserved: extra {Counter(cards) - Counter(DECK)}, "
+            f"missing {Counter(DECK) - Counter(cards)}"
         )
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
@@ -175,7 +175,7 @@ class ISayHolmes(Game):
         return describe.event(event)
 
 
-_DECK_COUNT = Counter(DECK)
+_SORTED_DECK = sorted(DECK)
 
 
 # -- move handlers: check the move against the rules, then apply it ---------------

@@ -45,7 +45,7 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         pool += other.hands[s].cards
         if other.passing[s]:
             pool.append(other.passing[s])
-    rng.shuffle(pool)
+    quick_shuffle(pool, rng)
     other.draw_pile[:] = take_top(pool, len(state.draw_pile))
     for s in others:
         other.hands[s].cards[:] = take_top(pool, len(state.hands[s].cards))
@@ -56,3 +56,15 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         if peek.source:
             peek.target = rng.below(state.seats)
     return other
+
+
+def quick_shuffle(items: list[int], rng: Rng) -> None:
+    """Fisher-Yates taking four 16-bit draws from each 64-bit output (a near-uniform shuffle,
+    plenty for building a twin state, at a quarter of the RNG calls)."""
+    bits = 0
+    for n, i in enumerate(range(len(items) - 1, 0, -1)):
+        if n % 4 == 0:
+            bits = rng.next64()
+        j = (bits & 0xFFFF) % (i + 1)
+        bits >>= 16
+        items[i], items[j] = items[j], items[i]

@@ -117,3 +117,57 @@ def test_the_defence_window_opens_even_without_a_defence_card():
     with pytest.raises(IllegalAction) as refused:
         act(state, 2, defend(pb.CARD_ALIBI))
     assert refused.value.reason == "CARD_NOT_IN_HAND"
+
+
+@pytest.mark.parametrize(
+    ("card", "pile"),
+    [
+        (pb.CARD_TELEGRAM, (AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_BAKER_STREET)),
+        (pb.CARD_DISGUISE, IN_LONDON),
+        (pb.CARD_CLUE, IN_LONDON),
+        (pb.CARD_DEDUCTION, IN_LONDON),
+        (pb.CARD_MYCROFT, IN_LONDON),
+        (pb.CARD_HOLMES, IN_LONDON),
+    ],
+)
+def test_a_mastermind_cancels_the_cards_an_alibi_cannot(card, pile):
+    """Mastermind also cancels the penalties and actions of Telegram, Disguise, Clue, Deduction,
+    Mycroft and Holmes: no points, no look, no trade, no Arrest (Rulebook 7, Mastermind)."""
+    hands = [[card, pb.CARD_CLUE], [pb.CARD_MASTERMIND, pb.CARD_MORIARTY], [pb.CARD_BOAT]]
+    state = position(hands, discard=pile)
+    state, _ = act(state, 0, play(card))
+    state, _ = act(state, 0, target(1))
+    state, events = act(state, 1, defend(pb.CARD_MASTERMIND))
+    assert list(state.scores) == [0, 0, 0] and not state.peeks[0].source
+    assert not kinds(events, "arrested") and not kinds(events, "traded")
+    assert hand(state, 0) == [pb.CARD_MORIARTY] and hand(state, 2) == [pb.CARD_CLUE]
+    assert state.phase == pb.PHASE_TURN and state.turn == 1
+
+
+def test_an_alibi_answers_scotland_yard():
+    """Scotland Yard's victim "must draw 2 cards or play an Alibi card" (Rulebook 7)."""
+    hands = [
+        [pb.CARD_SCOTLAND_YARD_NEXT, pb.CARD_CLUE],
+        [pb.CARD_ALIBI, pb.CARD_BOAT],
+        [pb.CARD_TRAIN],
+    ]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB))
+    state, _ = act(state, 0, play(pb.CARD_SCOTLAND_YARD_NEXT))
+    assert legal_set(state, 1) == actions(decline(), defend(pb.CARD_ALIBI))
+    state, _ = act(state, 1, defend(pb.CARD_ALIBI))
+    assert state.phase == pb.PHASE_PASS_LEFT and len(state.hands[1].cards) == 1
+
+
+def test_an_alibi_answers_the_inspectors_arrest():
+    """The Inspector's extra Arrest is an Arrest, so an Alibi blocks it (Rulebook 7, Inspector)."""
+    hands = [
+        [pb.CARD_INSPECTOR, pb.CARD_CLUE],
+        [pb.CARD_BOAT],
+        [pb.CARD_ALIBI, pb.CARD_MORIARTY],
+    ]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_SCOTLAND_YARD_PREVIOUS))
+    state, _ = act(state, 0, play(pb.CARD_INSPECTOR))
+    state, _ = act(state, 0, target(1))
+    state, _ = act(state, 1, decline())
+    state, _ = act(state, 0, target(2))
+    assert legal_set(state, 2) == actions(decline(), defend(pb.CARD_ALIBI))

@@ -135,3 +135,26 @@ def test_a_match_lasts_the_agreed_rounds_and_the_lowest_total_wins():
     assert sum(len(h.cards) for h in state.hands) == 17
     assert kinds(events, "round_started")[0].round == 2
     assert GAME.outcome(state) is None
+
+
+def test_a_went_out_arrest_cannot_be_defended():
+    """The Went Out Arrest is not an Arrest card, so no Alibi window opens (our reading of
+    Rulebook 5 and 7)."""
+    state, _ = went_out([[pb.CARD_ALIBI, pb.CARD_MORAN], [pb.CARD_BOAT], [pb.CARD_BOAT]])
+    state, _ = act(state, 0, target(1))
+    assert state.phase == pb.PHASE_OVER and state.last_result.villain_seat == 1
+
+
+def test_going_out_is_judged_after_the_last_card_has_resolved():
+    """A last card whose rule refills the hand (Thick Fog) does not go out; one whose rule empties
+    it (Constabulary giving the last card) does (our reading of Rulebook 5, Went Out)."""
+    hands = [[pb.CARD_THICK_FOG], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_LONDON))
+    state, _ = act(state, 0, play(pb.CARD_THICK_FOG))
+    assert state.phase == pb.PHASE_TURN and len(state.hands[0].cards) == 1
+    hands = [[pb.CARD_CONSTABULARY, pb.CARD_CLUE], [pb.CARD_BOAT], [pb.CARD_TRAIN]]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_WEST_END))
+    state, _ = act(state, 0, play(pb.CARD_CONSTABULARY))
+    state, _ = act(state, 0, target(1))
+    state, events = act(state, 0, A(give=pb.GiveCard(card=pb.CARD_CLUE)))
+    assert kinds(events, "went_out") and state.phase == pb.PHASE_ACCUSE
