@@ -55,6 +55,7 @@ def reveal_rooms(state: pb.State) -> list[Emitted]:
     An empty Room deck is rebuilt by shuffling its discard pile (RULES.md: Room deck runs out).
     """
     events: list[Emitted] = []
+    del state.revealed[:]
     while len(state.revealed_rooms) < 2 and (state.room_deck or state.room_discard):
         if not state.room_deck:
             with state_rng(state) as rng:
@@ -64,6 +65,7 @@ def reveal_rooms(state: pb.State) -> list[Emitted]:
             rebuilt = pb.DeckReshuffled(room_deck=True, count=len(state.room_deck))
             events.append(public(reshuffled=rebuilt))
         (top,) = take_top(state.room_deck)
+        state.revealed.append(top)
         events.append(public(revealed=pb.CardRevealed(card=top)))
         if card(top).kind == pb.CARD_KIND_ROOM:
             state.revealed_rooms.append(top)

@@ -13,6 +13,8 @@ from parlour.games.houseofhorrors.decks import reveal_rooms, set_up
 from parlour.games.houseofhorrors.rounds import scores, winners
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
+_EVERY_CARD = list(ALL_IDS)
+
 _DECISIONS = {
     pb.PHASE_CHOOSE_ROOM: "choose_room",
     pb.PHASE_DECLARE: "declare_battle",
@@ -117,8 +119,11 @@ class HouseOfHorrors(Game):
         ]
         places += [p.cards for p in state.hands] + [p.cards for p in state.spoils]
         places += [s.characters for s in state.showings] + [s.items for s in state.showings]
-        cards = sorted(c for place in places for c in place)
-        assert cards == list(ALL_IDS), "cards were created or lost"
+        cards: list[int] = []
+        for place in places:
+            cards.extend(place)
+        cards.sort()
+        assert cards == _EVERY_CARD, "cards were created or lost"
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)

@@ -26,6 +26,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         house_deck_size=len(state.house_deck),
         room_discard=state.room_discard,
         house_discard=state.house_discard,
+        revealed=state.revealed,
         revealed_rooms=state.revealed_rooms,
         table=state.table,
         room=state.room,

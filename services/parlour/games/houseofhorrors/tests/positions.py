@@ -36,6 +36,7 @@ def position(
         del hand.cards[:]
     state.room_deck.extend(reversed([*state.revealed_rooms, *state.table]))
     del state.revealed_rooms[:]
+    del state.revealed[:]
     del state.table[:]
     state.midnight = state.final_round = False
     for seat, names in (hands or {}).items():
