@@ -169,9 +169,9 @@ class ClashOfMinds(Game):
             tokens += thread.deduction_token
             assert not (thread.deduction_token and thread.revealed), "token on a revealed card"
             for seat, side in enumerate(thread.sides):
-                for card in side.cards:
-                    placed[seat].append(card.card)
-                    distracted += card.distracted
+                cards = side.cards
+                placed[seat] += [card.card for card in cards]
+                distracted += sum(card.distracted for card in cards)
         for seat, player in enumerate(state.players):
             cards = [*player.hand, *player.deck, *player.discard, *player.agent.supports]
             assert sorted(cards + placed[seat]) == DECK, f"seat {seat} Influence Cards"

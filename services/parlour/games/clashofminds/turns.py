@@ -317,6 +317,9 @@ def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
     player = state.players[seat]
     threads = range(THREADS) if ctx.thread is None else (ctx.thread,)
     hand = sorted(set(player.hand))
+    usable_cards = [(t, i) for t in threads
+                    for i in range(len(state.threads[t].sides[seat].cards))
+                    if usable(state, seat, t, i)]
     actions: list[pb.Action] = []
     if MANDATORY in ctx.cards:
         if can_play(state, seat):
@@ -330,9 +333,7 @@ def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
             actions.append(pb.Action(draw_influence=pb.DrawInfluence(action_card=card)))
         if "use" in sides:
             actions += [pb.Action(use_influence=pb.UseInfluence(
-                            action_card=card, thread=t, index=i)) for t in threads
-                        for i in range(len(state.threads[t].sides[seat].cards))
-                        if usable(state, seat, t, i)]
+                action_card=card, thread=t, index=i)) for t, i in usable_cards]
         if "support" in sides:
             actions += [pb.Action(add_support=pb.AddSupport(action_card=card, card=c, thread=t))
                         for c in hand for t in threads]
