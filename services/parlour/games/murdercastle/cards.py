@@ -57,7 +57,7 @@ def draw(state: pb.State, seat: int, out: Out) -> None:
     if kind_of(card).keep:
         player = state.players[seat]
         player.keep.append(card)
-        out.extend(private(state, {seat}, pb.Event(drawn=pb.EventDrawn(seat=seat, card=card)),
+        out.extend(private({seat}, pb.Event(drawn=pb.EventDrawn(seat=seat, card=card)),
                            pb.Event(drawn=pb.EventDrawn(seat=seat))))
         if len(player.keep) > catalogue().rules["keep_limit"]:
             push(state, pb.FRAME_KIND_HAND_LIMIT, seat)

@@ -158,10 +158,10 @@ def _hoyt(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pair = {seat, frame.target}
     gave = pb.CardsTraded(from_seat=seat, to_seat=frame.target, cards=[frame.card], count=1)
     got = pb.CardsTraded(from_seat=frame.target, to_seat=seat, cards=taken, count=len(taken))
-    out.extend(private(state, pair, pb.Event(traded=gave),
+    out.extend(private(pair, pb.Event(traded=gave),
                        pb.Event(traded=pb.CardsTraded(from_seat=seat, to_seat=frame.target,
                                                       count=1))))
-    out.extend(private(state, pair, pb.Event(traded=got),
+    out.extend(private(pair, pb.Event(traded=got),
                        pb.Event(traded=pb.CardsTraded(from_seat=frame.target, to_seat=seat,
                                                       count=len(taken)))))
     limit = catalogue().rules["keep_limit"]
@@ -180,7 +180,7 @@ def _jeremiah(state: pb.State, frame: pb.Frame, out: Out) -> None:
         return
     if frame.count == 1:
         frame.count = 2
-        out.extend(private(state, {seat},
+        out.extend(private({seat},
                            pb.Event(peeked=pb.RoomsPeeked(seat=seat, tiles=state.room_pile)),
                            pb.Event(peeked=pb.RoomsPeeked(seat=seat))))
         push(state, pb.FRAME_KIND_PICK_ROOM_TILE, seat, side=frame.side, place=place)

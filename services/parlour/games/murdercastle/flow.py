@@ -104,7 +104,7 @@ def settle(state: pb.State, out: Out) -> None:
             _trim_window(state, frame)
         seats = pending_seats(state)
         if not seats:
-            _close(state, frame)
+            pop(state)
             continue
         legal = DECISIONS[frame.kind][0](state, frame, seats[0])
         if not legal:
@@ -122,13 +122,6 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
     if frame.kind == K.FRAME_KIND_ACT:
         return frame.started or not state.players[frame.seat].keep
     return False
-
-
-def _close(state: pb.State, frame: pb.Frame) -> None:
-    if frame.kind == K.FRAME_KIND_HIDE and any(
-            state.players[s].hiding for s in frame.seats):
-        return
-    pop(state)
 
 
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
@@ -387,7 +380,7 @@ def _hide_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action
 
 def _hide(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
     state.players[seat].hiding = action.hide.spot
-    out.extend(private(state, {seat}, pb.Event(hid=pb.Hidden(seat=seat, spot=action.hide.spot)),
+    out.extend(private({seat}, pb.Event(hid=pb.Hidden(seat=seat, spot=action.hide.spot)),
                        pb.Event(hid=pb.Hidden(seat=seat))))
     if not holmes.hide_pending(state, frame):
         holmes.reveal_hiding(state, frame, out)

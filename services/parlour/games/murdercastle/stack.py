@@ -42,10 +42,9 @@ def public(event: pb.Event) -> Emitted:
     return Emitted(event)
 
 
-def private(state: pb.State, seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
-    """A secret event for some seats and its public twin for everyone else."""
-    others = frozenset(range(state.seats)) - frozenset(seats)
-    return [Emitted(twin, to=others), Emitted(secret, to=frozenset(seats))]
+def private(seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
+    """A secret event for some seats and its public twin for everyone else (spectators too)."""
+    return [Emitted(twin, hidden_from=frozenset(seats)), Emitted(secret, to=frozenset(seats))]
 
 
 def key_order(state: pb.State) -> list[int]:

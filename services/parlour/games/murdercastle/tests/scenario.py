@@ -133,10 +133,15 @@ def legal(state: pb.State, seat: int) -> list[pb.Action]:
 
 
 def start_tile(state: pb.State, seat: int, tile: int) -> None:
-    """Make `seat` the next to select and have it select an Action Tile."""
+    """Make `seat` hold the Skeleton Key and select an Action Tile now."""
+    del state.frames[:]
+    del state.to_act[:]
+    state.current = pb.ACTION_TILE_UNSPECIFIED
     state.key = seat
     state.selections = 0
-    frame(state).seat = seat
+    if tile not in state.tiles_open:
+        state.tiles_open.append(tile)
+    state.frames.add(kind=pb.FRAME_KIND_SELECT_TILE, seat=seat)
     play(state, seat, select=pb.SelectTile(tile=tile))
 
 
@@ -149,3 +154,11 @@ def empty_pile(state: pb.State) -> None:
             state.tiles.add(tile=tile, x=100 + 2 * i, y=100)
         else:
             placed.padlocked.extend([0, 1, 2, 3])
+
+
+def open_window(state: pb.State, key: int = 0) -> None:
+    """Play a Move into 1 Room phase where everyone passes, up to the Event Card window after it."""
+    start_tile(state, key, pb.ACTION_TILE_MOVE_ONE)
+    while frame(state).kind == pb.FRAME_KIND_ACT:
+        play(state, frame(state).seat, **{"pass": pb.Pass()})
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW

@@ -106,7 +106,7 @@ def test_explore_flips_to_explore_the_room_when_nothing_can_be_explored():
     fills the whole safe, the others 1 cube each, and neither may pass (Rulebook: Explore the
     Room)."""
     state = game([J, pb.CHARACTER_LOLA])
-    add_room(state, 12, 0, -1, rotation=2)  # Holmes' Apartment: safe 4
+    add_room(state, 12, 0, -1)  # Holmes' Apartment: safe 4
     state.players[0].place = place_of(12)
     state.players[1].place = place_of(2)  # Basement #2: safe 2, holding 1 cube
     empty_pile(state)
