@@ -54,25 +54,29 @@ def thread(index: int) -> str:
 
 
 def describe_action(action: pb.Action) -> str:
-    """One line for an action (the actor is named by the caller)."""
+    """One line for an action (the actor is named by the caller).
+
+    Secret choices (the Crime Plan order, face-down cards) are not named, so the line
+    is safe to show to anyone; the owner's private events carry the details.
+    """
     kind = action.WhichOneof("kind")
     a = getattr(action, kind) if kind else None
     lines = {
         "arrange_crime": lambda: "arranges the Crime Plan face down",
         "keep_agent": lambda: "keeps the Agent in play",
         "replace_agent": lambda: "replaces the Agent in play",
-        "place_setup_card": lambda: f"places {card(a.card)} face down in {thread(a.thread)}",
+        "place_setup_card": lambda: f"places a card face down in {thread(a.thread)}",
         "play_influence": lambda: f"puts {card(a.card)} into play in {thread(a.thread)}",
         "pass_mandatory": lambda: "uses the Mandatory Action with nothing to play",
         "draw_influence": lambda: f"draws a card with {action_card(a.action_card)}",
         "use_influence": lambda: f"uses card {a.index + 1} of {thread(a.thread)} "
                                  f"with {action_card(a.action_card)}",
-        "add_support": lambda: f"adds {card(a.card)} as a Support "
+        "add_support": lambda: "adds a Support "
                                + ("under the Agent" if a.under_agent else f"in {thread(a.thread)}"),
         "remove_support": lambda: f"discards Support {a.index + 1} of {thread(a.thread)}",
         "activate_agent": lambda: "activates the Agent",
         "end_turn": lambda: "ends the turn",
-        "place_action_card": lambda: f"places {action_card(a.card)} in {thread(a.thread)}",
+        "place_action_card": lambda: f"places an Action Card face down in {thread(a.thread)}",
         "reveal_action_card": lambda: f"reveals {action_card(a.card)}",
         "skip_action": lambda: "skips the revealed Action Card",
         "move_card": lambda: f"moves card {a.index + 1} of {thread(a.thread)} "

@@ -107,8 +107,6 @@ def play_influence(state: pb.State, seat: int, action: pb.PlayInfluence) -> list
 def pass_mandatory(state: pb.State, seat: int) -> list[Emitted]:
     """Mandatory Action with nothing to play: it simply ends."""
     ctx = context(state, seat)
-    if ctx.final:
-        raise IllegalAction("USE_SKIP_ACTION", "in the Final Turn, skip the revealed card instead")
     _require_card(ctx, MANDATORY, "play")
     if can_play(state, seat):
         raise IllegalAction("MUST_PLAY_A_CARD", "you have a card you can put into play")

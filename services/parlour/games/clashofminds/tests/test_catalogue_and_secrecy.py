@@ -83,3 +83,19 @@ def test_rules_import_no_grpc_redis_or_random():
     for module in folder.glob("*.py"):
         text = module.read_text()
         assert "import random" not in text and "import time" not in text, module.name
+
+
+def test_action_lines_do_not_name_secret_cards():
+    """Lines for face-down placements and Supports name no card, so a feed cannot leak them.
+    (DESIGN: Hidden information and trust)"""
+    secret = [
+        pb.Action(place_setup_card=pb.PlaceSetupCard(card=1, thread=0)),
+        pb.Action(add_support=pb.AddSupport(action_card=3, card=1, thread=1)),
+        pb.Action(place_action_card=pb.PlaceActionCard(card=pb.ACTION_CARD_MANDATORY, thread=2)),
+        pb.Action(arrange_crime=pb.ArrangeCrime(order=[1, 4, 7])),
+    ]
+    names = [c.name for c in CATALOGUE.influence.values()] + ["Mandatory"]
+    names += [c.name for c in CATALOGUE.crime.values()]
+    for action in secret:
+        line = GAME.describe_action(action)
+        assert not any(name in line for name in names), line
