@@ -5,6 +5,7 @@ from __future__ import annotations
 from parlour.engine import runtime
 from parlour.games.clashofminds import GAME
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
+from parlour.games.clashofminds.table import hand_target
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 
@@ -40,7 +41,8 @@ def test_clock_starts_at_twelve_and_the_first_site_adds_its_hours():
     assert state.hours == 0 and state.first_player == HOLMES
     state, _ = runtime.apply(GAME, state, MORIARTY, GAME.legal_actions(state, MORIARTY)[0])
     assert state.hours == CATALOGUE.sites[state.site].hours
-    assert [len(p.hand) for p in state.players] == [5, 5]
+    targets = [hand_target(state, seat, initiating=True) for seat in (HOLMES, MORIARTY)]
+    assert [len(p.hand) for p in state.players] == targets == [5, 5]
     assert state.phase == pb.PHASE_INITIAL_SETUP and state.turn == HOLMES
 
 
