@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import describe, effects, rounds, secrecy, summary, turns
+from parlour.games.clashofminds import describe, rounds, secrecy, summary, targets, turns
 from parlour.games.clashofminds.catalogue import (
     CATALOGUE,
     DEDUCTION_TOKENS,
@@ -113,7 +113,7 @@ class ClashOfMinds(Game):
 
     def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
         if state.HasField("effect"):
-            return effects.targets(state)
+            return targets.targets(state)
         phase = state.phase
         if phase == pb.PHASE_PREPARING_CRIME:
             return rounds.arrangements(state)
@@ -137,7 +137,7 @@ class ClashOfMinds(Game):
         if state.HasField("effect"):
             if kind not in TARGET_KINDS:
                 raise IllegalAction("CHOOSE_EFFECT_TARGET", "answer the pending effect first")
-            events = effects.resolve(state, action)
+            events = targets.resolve(state, action)
         else:
             handler = HANDLERS[state.phase].get(kind)
             if handler is None:

@@ -7,7 +7,7 @@ import sys
 
 from parlour.engine.conformance import play_random
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import GAME, describe, effects
+from parlour.games.clashofminds import GAME, describe, effects, targets
 from parlour.games.clashofminds.catalogue import CATALOGUE
 from parlour.games.clashofminds.secrecy import view
 from parlour.games.clashofminds.tests.positions import HOLMES, MORIARTY, course, place
@@ -22,7 +22,7 @@ def test_every_card_has_exactly_one_effect_and_every_effect_a_card():
     assert set(effects.AGENT_ABILITIES) == {a.key for a in CATALOGUE.agents.values()}
     targeted = {"street_urchin", "witness", "disguise", "forged_letter", "telegram", "mycroft",
                 "porlock"}
-    assert set(effects.RESOLVERS) == targeted
+    assert set(targets.RESOLVERS) == targeted
 
 
 def test_component_counts_match_the_rulebook():
