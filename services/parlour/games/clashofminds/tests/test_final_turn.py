@@ -110,3 +110,21 @@ def test_after_all_eight_cards_the_summary_follows():
         state, events = act(state, seat, skip_action={})
     assert kinds(events).count("thread_concluded") == 3
     assert state.phase in (pb.PHASE_ARCHIVING, pb.PHASE_OVER)
+
+
+def test_final_turn_support_goes_into_its_thread_not_under_an_agent():
+    """A Final Turn 'Add one Support Card' applies to the card's own thread only (RULES.md 16).
+    (Rulebook: Final Turn, different effects; Additional Game Mode, rule 3)"""
+    state = course(agents=True, hands=(("bribe",), ("cipher",)))
+    state.players[HOLMES].agent_deck.remove(2)
+    state.players[HOLMES].agent.agent, state.players[HOLMES].agent.in_play = 2, True
+    begin_final(state)
+    state = place_all(state, threads=(0, 0, 2, 1))
+    state, _ = act(state, HOLMES, reveal_action_card=dict(card=USE_OR_SUPPORT))
+    supports = [a.add_support for a in legal(state, HOLMES) if a.HasField("add_support")]
+    assert [(s.thread, s.under_agent) for s in supports] == [(2, False)]
+    with pytest.raises(IllegalAction) as info:
+        runtime.apply(GAME, state, HOLMES, pb.Action(add_support=pb.AddSupport(
+            action_card=USE_OR_SUPPORT, card=CARD_ID["bribe"], under_agent=True)))
+    assert info.value.reason == "NO_AGENT_TO_SUPPORT"
+    assert not any(a.HasField("activate_agent") for a in legal(state, HOLMES))

@@ -191,3 +191,15 @@ def test_a_target_outside_the_legal_list_is_refused():
     with pytest.raises(IllegalAction) as info:
         runtime.apply(GAME, state, HOLMES, pb.Action(target_card=pb.TargetCard(thread=1)))
     assert info.value.reason == "NOT_A_TARGET"
+
+
+def test_a_distracted_card_returned_to_hand_gives_its_token_back():
+    """A Distraction Token leaves with its card (RULES.md 11). (Rulebook: Distraction Tokens)"""
+    state = course()
+    place(state, HOLMES, 0, "witness")
+    place(state, MORIARTY, 0, "bribe", used=True)
+    state.threads[0].sides[MORIARTY].cards[0].distracted = True
+    state.distraction_supply -= 1
+    state, _ = use(state, HOLMES, 0, 0)
+    state, _ = act(state, HOLMES, target_card=dict(thread=0, index=0))
+    assert state.distraction_supply == 8 and list(state.players[MORIARTY].hand) == [6]

@@ -92,3 +92,22 @@ def test_seats_other_than_two_are_refused():
 
     with pytest.raises(InvalidOptions):
         GAME.new_state(pb.Options(), 3, seed=1)
+
+
+def test_initial_setup_with_a_short_hand_places_what_it_can():
+    """A player with fewer than 3 cards places them all (RULES.md 15).
+    (Rulebook: A.3a Initial Setup preparation)"""
+    from parlour.games.clashofminds.rounds import begin_setup
+
+    state = _after_arrangement(7)
+    moriarty = state.players[MORIARTY]
+    moriarty.deck.extend(moriarty.hand[1:])
+    del moriarty.hand[1:]
+    begin_setup(state)
+    assert [p.setup_left for p in state.players] == [3, 1]
+    order = []
+    while state.phase == pb.PHASE_INITIAL_SETUP:
+        seat = GAME.pending(state)[0].seat
+        order.append(seat)
+        state, _ = runtime.apply(GAME, state, seat, GAME.legal_actions(state, seat)[0])
+    assert order == [HOLMES, MORIARTY, HOLMES, HOLMES]
