@@ -60,7 +60,7 @@ def _tie(state: pb.State, total: int) -> list[Emitted]:
         under.extend(showing.characters)
         under.extend(showing.items)
     totals = [s.total for s in state.showings]
-    _clear_table(state)
+    _clear_showings(state)
     resolved = pb.EncounterResolved(mortal_total=total, horror_total=total, seat_totals=totals)
     return [public(resolved=resolved), *after_tie(state)]
 
@@ -105,12 +105,12 @@ def _win(state: pb.State, winner: int, mortal: int, horror: int) -> list[Emitted
     del state.table[:]
     state.room = 0
     state.midnight = False
-    _clear_table(state)
+    _clear_showings(state)
     allies = [s for s in eligible if s != leader]
     return [public(resolved=resolved), *hand_out(state, pool, leader, allies)]
 
 
-def _clear_table(state: pb.State) -> None:
+def _clear_showings(state: pb.State) -> None:
     for showing in state.showings:
         showing.Clear()
     state.battle = pb.BATTLE_UNSPECIFIED

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from parlour.games.houseofhorrors.catalogue import card_name
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
@@ -23,8 +25,8 @@ ABILITY_NAMES = {
 }
 
 
-def _cards(ids: object) -> str:
-    return ", ".join(card_name(c) for c in ids) or "nothing"  # type: ignore[attr-defined]
+def _cards(ids: Iterable[int]) -> str:
+    return ", ".join(card_name(c) for c in ids) or "nothing"
 
 
 def describe_action(action: pb.Action) -> str:

@@ -142,3 +142,17 @@ def test_a_tie_at_dawn_ends_the_game():
         state.phase == pb.PHASE_OVER
         and events[-1].event.ended.reason == "the Dawn round ended in a tie"
     )
+
+
+def test_a_tied_midnight_round_is_replayed_at_midnight():
+    """Midnight stays on the table through a tie, so the replay still allows two characters
+    (Rulebook: Special Cases, Encounter Ties; RULES.md: tie)."""
+    hands = {0: ["Ghoul"], 1: ["Ghost Hunter"], 2: ["Zombie", "Werewolf", "Ghoul"]}
+    state = position(3, hands=hands, room="Kitchen", battle=pb.BATTLE_STRENGTH, table=["Midnight"])
+    state, events = play_round(state, {0: ["Ghoul"], 1: ["Ghost Hunter"]})  # seat 2 discards
+    assert resolved(events).winner == pb.SIDE_UNSPECIFIED
+    assert state.midnight and names(state.table) == ["Midnight"]
+    state, _ = act(state, 1, declare_battle=pb.DeclareBattle(battle=pb.BATTLE_STRENGTH))
+    state, _ = play_round(state, {2: ["Werewolf", "Ghoul"]})
+    assert state.phase == pb.PHASE_CHOOSE_ROOM
+    assert "Midnight" in names(state.spoils[2].cards) and not state.midnight
