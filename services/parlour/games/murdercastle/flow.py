@@ -143,6 +143,7 @@ def _won(state: pb.State, out: Out) -> bool:
     for seat in key_order(state):
         player = state.players[seat]
         if player.place == home and complete(state, player.board):
+            state.winner = seat + 1
             _finish(state, (seat,), "escaped the castle with all the evidence", out)
             return True
     return False
@@ -150,7 +151,6 @@ def _won(state: pb.State, out: Out) -> bool:
 
 def _finish(state: pb.State, winners: tuple[int, ...], reason: str, out: Out) -> None:
     state.finished = True
-    state.winner = winners[0] + 1 if len(winners) == 1 else 0
     del state.frames[:]
     evidence = [total(p.board) for p in state.players]
     out.append(public(pb.Event(ended=pb.GameEnded(winners=winners, evidence=evidence,

@@ -343,3 +343,27 @@ def test_no_keep_cards_in_the_asphyxiation_chamber():
     start_tile(state, 0, pb.ACTION_TILE_DRAW)
     play(state, 0, draw=pb.Draw())
     assert {a.WhichOneof("kind") for a in legal(state, 0)} == {"discard"}
+
+
+def test_holmes_is_alerted_keep_card_in_a_window():
+    """Holmes is Alerted (Keep) is played later to reveal a movement card and move Holmes
+    (RULES.md: Event Card effects)."""
+    state = game([A, H])
+    add_room(state, 4, 0, -1)
+    give(state, 0, card_of("holmes_alerted_keep"))
+    stack_holmes(state, movement_card((4, 13)))
+    open_window(state, key=1)
+    play(state, 0, play=pb.PlayEvent(card=card_of("holmes_alerted_keep")))
+    assert state.holmes == place_of(4)
+
+
+def test_a_maze_landing_zone_needs_a_room_beside_its_side():
+    """A Landing Zone goes on a side of The Maze only if a room is built beside that side
+    (Rulebook: The Maze)."""
+    from parlour.games.murdercastle.cards import landing_rooms
+
+    state = game([A, H])
+    add_room(state, 5, 0, -1, cubes={RED: 1})  # its south-east side touches the Pharmacy
+    add_room(state, 4, 5, 5, cubes={RED: 1})
+    landings = landing_rooms(state, place_of(4, 0))
+    assert place_of(5, 1) in landings and place_of(5, 0) not in landings

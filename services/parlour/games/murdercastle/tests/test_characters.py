@@ -138,3 +138,24 @@ def test_jonah_builds_and_destroys_brick_walls():
     play(other, 0, ability=pb.UseAbility())
     play(other, 0, place=pb.ChoosePlace(place=180))  # the wall east of the Pharmacy
     assert 90 not in Castle(other).placed and other.boxed_brick_walls == 1
+
+
+def test_adeline_partnered_cannot_collect_and_has_no_ability_on_a_rampage():
+    """Adeline cannot collect while partnered with Holmes, and cannot use her ability against a
+    rampage (Rulebook: Characters: Adeline)."""
+    state = game([AD, HO])
+    add_room(state, 4, 0, -1, cubes={1: 2})
+    state.players[0].place = place_of(4)
+    state.players[0].partnered = True
+    set_board(state, 0, [2, 2, 2, 2, 2])
+    start_tile(state, 0, pb.ACTION_TILE_COLLECT)
+    assert state.players[0].board.counts[0] == 2  # nothing to collect: passed for her
+    rampage = game([AD, HO])
+    add_room(rampage, 4, 0, -1)
+    rampage.players[0].place = place_of(4)
+    set_board(rampage, 0, [4, 0, 0, 0, 0])
+    stack_holmes(rampage, movement_card(special="rampage"), movement_card((4, 13)),
+                 movement_card(special="lights_out"))
+    start_tile(rampage, 1, pb.ACTION_TILE_MOVE_HOLMES)
+    play(rampage, 1, reveal=pb.RevealHolmes())
+    assert rampage.players[0].strikes == 1 and not rampage.players[0].ability_used

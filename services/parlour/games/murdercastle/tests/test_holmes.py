@@ -164,3 +164,18 @@ def test_whitechapel_suite_hiding():
     revealed = [e.event.hiding for e in events if e.event.HasField("hiding")][0]
     struck = 0 if revealed.holmes == pb.HIDING_SPOT_BED else 1
     assert state.players[struck].strikes == 1 and state.players[1 - struck].strikes == 0
+
+
+def test_lights_out_reshuffles_and_holmes_stays():
+    """Lights Out: all movement cards are reshuffled into a new deck; Holmes does not move
+    (Rulebook: Move Holmes: Note)."""
+    state = game([A, H])
+    castle_with_rooms(state)
+    stack_holmes(state, movement_card((9,)))
+    start_tile(state, 0, pb.ACTION_TILE_MOVE_HOLMES)
+    play(state, 0, reveal=pb.RevealHolmes())
+    stack_holmes(state, LIGHTS_OUT)
+    start_tile(state, 0, pb.ACTION_TILE_MOVE_HOLMES)
+    play(state, 0, reveal=pb.RevealHolmes())
+    assert state.holmes == place_of(9)
+    assert len(state.holmes_deck) == 33 and not state.holmes_discard

@@ -136,3 +136,4 @@ def test_round_limit_variant_gives_the_win_to_the_most_evidence():
             break
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1,)
+    assert state.winner == 0 and "most evidence" in outcome.summary
