@@ -35,7 +35,7 @@ from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 A = pb.Action
 DEFAULT_ROUNDS = 3
-MAX_ROUNDS = 20
+MAX_ROUNDS = 10
 
 #: Who owes the decision in each phase, and the decision's kind.
 _DECIDER: dict[int, tuple[Callable[[pb.State], int], str]] = {
@@ -66,7 +66,7 @@ class ISayHolmes(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
-    max_actions = 6000
+    max_actions = 10_000
 
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> pb.Options:
@@ -94,43 +94,13 @@ class ISayHolmes(Game):
         return [Decision(decider(state), kind)]
 
     def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
-        phase = state.phase
-        hand = sorted(set(state.hands[seat].cards))
-        if phase == pb.PHASE_TURN:
-            if must_escape(state, seat):
-                return [A(escape=pb.Escape())]
-            actions = [A(play=pb.PlayCard(card=c)) for c in sorted(playable(state, seat))]
-            if not suitable_in_hand(state, seat):
-                actions.append(
-                    A(draw=pb.DrawCard()) if can_draw(state) else A(pass_turn=pb.PassTurn())
-                )
-            return actions
-        if phase == pb.PHASE_TARGET:
-            return [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
-        if phase == pb.PHASE_RESPOND:
-            defences = sorted(defences_against(state) & set(hand))
-            return [A(decline=pb.Decline())] + [A(defend=pb.Defend(card=c)) for c in defences]
-        if phase == pb.PHASE_SHOW:
-            return [A(show=pb.ShowCard(card=c)) for c in highest_cards(state, seat)]
-        if phase == pb.PHASE_GIVE:
-            return [A(give=pb.GiveCard(card=c)) for c in hand]
-        if phase == pb.PHASE_FLEE:
-            villains = [c for c in hand if c in VILLAINS]
-            return [A(decline=pb.Decline())] + [
-                A(discard_villain=pb.DiscardVillain(card=c)) for c in villains
-            ]
-        if phase == pb.PHASE_PASS_LEFT:
-            return [A(pass_left=pb.PassLeft(card=c)) for c in hand]
-        if phase == pb.PHASE_EXTRA_ARREST:
-            targets = [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
-            return [A(decline=pb.Decline())] + targets
-        return [A(target=pb.ChooseTarget(seat=s)) for s in suspects(state)]
+        return _LEGAL[state.phase](state, seat)
 
     def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
         kind = action.WhichOneof("kind")
         if kind is None:
             raise IllegalAction("EMPTY_ACTION", "the action names no move")
-        allowed = _MOVES[state.phase]
+        allowed = _MOVES.get(state.phase, {})
         if kind not in allowed:
             raise IllegalAction(
                 "WRONG_DECISION", f"{kind} is not a move now (expected {sorted(allowed)})"
@@ -176,6 +146,68 @@ class ISayHolmes(Game):
 
 
 _SORTED_DECK = sorted(DECK)
+
+
+# -- legal moves, per phase ----------------------------------------------------------
+def _hand_kinds(state: pb.State, seat: int) -> list[int]:
+    return sorted(set(state.hands[seat].cards))
+
+
+def _turn_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    if must_escape(state, seat):
+        return [A(escape=pb.Escape())]
+    moves = [A(play=pb.PlayCard(card=c)) for c in sorted(playable(state, seat))]
+    if not suitable_in_hand(state, seat):
+        moves.append(A(draw=pb.DrawCard()) if can_draw(state) else A(pass_turn=pb.PassTurn()))
+    return moves
+
+
+def _opponent_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
+
+
+def _defence_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    held = defences_against(state) & set(state.hands[seat].cards)
+    return [A(decline=pb.Decline())] + [A(defend=pb.Defend(card=c)) for c in sorted(held)]
+
+
+def _show_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(show=pb.ShowCard(card=c)) for c in highest_cards(state, seat)]
+
+
+def _give_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(give=pb.GiveCard(card=c)) for c in _hand_kinds(state, seat)]
+
+
+def _flee_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    villains = [c for c in _hand_kinds(state, seat) if c in VILLAINS]
+    discards = [A(discard_villain=pb.DiscardVillain(card=c)) for c in villains]
+    return [A(decline=pb.Decline())] + discards
+
+
+def _pass_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(pass_left=pb.PassLeft(card=c)) for c in _hand_kinds(state, seat)]
+
+
+def _extra_arrest_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(decline=pb.Decline())] + _opponent_moves(state, seat)
+
+
+def _accuse_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    return [A(target=pb.ChooseTarget(seat=s)) for s in suspects(state)]
+
+
+_LEGAL: dict[int, Callable[[pb.State, int], list[pb.Action]]] = {
+    pb.PHASE_TURN: _turn_moves,
+    pb.PHASE_TARGET: _opponent_moves,
+    pb.PHASE_RESPOND: _defence_moves,
+    pb.PHASE_SHOW: _show_moves,
+    pb.PHASE_GIVE: _give_moves,
+    pb.PHASE_FLEE: _flee_moves,
+    pb.PHASE_PASS_LEFT: _pass_moves,
+    pb.PHASE_EXTRA_ARREST: _extra_arrest_moves,
+    pb.PHASE_ACCUSE: _accuse_moves,
+}
 
 
 # -- move handlers: check the move against the rules, then apply it ---------------
