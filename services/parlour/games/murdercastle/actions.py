@@ -22,14 +22,8 @@ from parlour.games.murdercastle.cubes import (
 from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-T = pb
-MOVES = {T.ACTION_TILE_MOVE_ONE: 1, T.ACTION_TILE_MOVE_ONE_CROWD: 1, T.ACTION_TILE_MOVE_TWO: 2}
-COURAGE = {T.ACTION_TILE_EXPLORE: 1, T.ACTION_TILE_COLLECT: 1, T.ACTION_TILE_MOVE_ONE: 1,
-           T.ACTION_TILE_MOVE_ONE_CROWD: 1, T.ACTION_TILE_MOVE_TWO: 2}
-
-
-def _pass() -> pb.Action:
-    return pb.Action(**{"pass": pb.Pass()})
+MOVES = {pb.ACTION_TILE_MOVE_ONE: 1, pb.ACTION_TILE_MOVE_ONE_CROWD: 1, pb.ACTION_TILE_MOVE_TWO: 2}
+PASS = pb.Action(**{"pass": pb.Pass()})
 
 
 def start_action(state: pb.State, seat: int) -> None:
@@ -37,17 +31,17 @@ def start_action(state: pb.State, seat: int) -> None:
     tile = state.current
     player = state.players[seat]
     bonus = seat == state.selector and state.holmes != player.place
-    if tile == T.ACTION_TILE_EXPLORE and state.explore_flipped:
+    if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
         room = Castle(state).capacity(player.place) - total(Castle(state).safe(player.place))
         count = max(0, room) if bonus else min(1, max(0, room))
     elif tile in MOVES:
-        extra = tile != T.ACTION_TILE_MOVE_ONE and bonus
+        extra = tile != pb.ACTION_TILE_MOVE_ONE and bonus
         count = MOVES[tile] + int(extra)
     else:
-        count = 1 + int(bonus and tile in (T.ACTION_TILE_EXPLORE, T.ACTION_TILE_COLLECT,
-                                           T.ACTION_TILE_DRAW))
-    push(state, T.FRAME_KIND_ACT, seat, action=tile, count=count,
-         bonus=bonus and tile == T.ACTION_TILE_MOVE_ONE, escape_ready=bonus)
+        count = 1 + int(bonus and tile in (pb.ACTION_TILE_EXPLORE, pb.ACTION_TILE_COLLECT,
+                                           pb.ACTION_TILE_DRAW))
+    push(state, pb.FRAME_KIND_ACT, seat, action=tile, count=count,
+         bonus=bonus and tile == pb.ACTION_TILE_MOVE_ONE, escape_ready=bonus)
 
 
 def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
@@ -61,29 +55,29 @@ def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     mandatory = False
     if frame.count:
         castle = Castle(state)
-        if tile == T.ACTION_TILE_EXPLORE and state.explore_flipped:
+        if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
             room = castle.capacity(player.place) - total(castle.safe(player.place))
             colours = present(unloading(state)) if room > 0 else []
             found += [pb.Action(cube=pb.ChooseCube(colour=c)) for c in colours]
             mandatory = bool(colours)
-        elif tile == T.ACTION_TILE_EXPLORE:
+        elif tile == pb.ACTION_TILE_EXPLORE:
             if state.room_pile:
                 found += [pb.Action(explore=pb.Explore(side=s))
                           for s in castle.explorable(player.place)]
         elif tile in MOVES:
             found += [pb.Action(move=pb.Move(place=p))
                       for p in castle.neighbours(player.place) if p != state.holmes]
-        elif tile == T.ACTION_TILE_COLLECT:
+        elif tile == pb.ACTION_TILE_COLLECT:
             found += collect_options(state, seat, castle)
-        elif tile == T.ACTION_TILE_DRAW:
+        elif tile == pb.ACTION_TILE_DRAW:
             if state.event_deck or state.event_discard:
                 found.append(pb.Action(draw=pb.Draw()))
-        elif tile == T.ACTION_TILE_MOVE_HOLMES:
+        elif tile == pb.ACTION_TILE_MOVE_HOLMES:
             found.append(pb.Action(reveal=pb.RevealHolmes()))
     if frame.bonus:
         found.append(pb.Action(turn_wheel=pb.TurnWheel()))
     if not mandatory:
-        found.append(_pass())
+        found.append(PASS)
     return found
 
 
@@ -170,7 +164,7 @@ def reveal_tile(state: pb.State, seat: int, place: int, side: int, tile: int, ou
         placed = state.tiles.add(tile=tile, x=x, y=y, level=origin.level)
         out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
         return
-    push(state, T.FRAME_KIND_PLACE_ROOM, seat, tile=tile, x=x, y=y, side=side, place=place)
+    push(state, pb.FRAME_KIND_PLACE_ROOM, seat, tile=tile, x=x, y=y, side=side, place=place)
 
 
 def rotation_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
@@ -199,7 +193,7 @@ def place_room(state: pb.State, frame: pb.Frame, rotation: int, out: Out) -> Non
     target = Castle(state).place_facing(placed, facing)
     count = min(room.capacity, total(unloading(state)))
     if count:
-        push(state, T.FRAME_KIND_FILL_SAFE, seat, place=target, count=count)
+        push(state, pb.FRAME_KIND_FILL_SAFE, seat, place=target, count=count)
 
 
 def fill_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
@@ -257,7 +251,7 @@ def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
     pop(state)
     out.append(public(pb.Event(selected=pb.TileSelected(seat=seat, tile=tile))))
     order = [(seat + i) % state.seats for i in range(state.seats)]
-    state.to_act.extend(order[:1] if tile == T.ACTION_TILE_MOVE_HOLMES else order)
+    state.to_act.extend(order[:1] if tile == pb.ACTION_TILE_MOVE_HOLMES else order)
 
 
 def maybe_flip(state: pb.State, out: Out) -> None:

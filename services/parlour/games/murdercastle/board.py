@@ -47,7 +47,7 @@ def room_special(place: int) -> str:
     return room.special if room else ""
 
 
-def board_sides(room: Room, rotation: int, printed: tuple[int, ...]) -> tuple[int, ...]:
+def board_sides(rotation: int, printed: tuple[int, ...]) -> tuple[int, ...]:
     """Printed sides turned to board sides."""
     return tuple((p + rotation) % 4 for p in printed)
 
@@ -67,10 +67,6 @@ class Castle:
             self.placed[tile.tile] = tile
 
     # -- tiles and places --------------------------------------------------
-    def is_room(self, tile: pb.PlacedTile) -> bool:
-        """Whether a placed tile is a room (not a Brick Wall)."""
-        return tile.tile in self.rooms
-
     def places(self) -> list[int]:
         """Every explored room."""
         return [
@@ -88,7 +84,7 @@ class Castle:
         """The board sides of a place's doorways."""
         tile = self.placed[tile_of(place)]
         room = self.rooms[tile.tile]
-        return board_sides(room, tile.rotation, room.halves[place % 2])
+        return board_sides(tile.rotation, room.halves[place % 2])
 
     def walls(self, place: int) -> tuple[int, ...]:
         """The board sides a place touches (all four, or its half of The Maze)."""
@@ -197,7 +193,7 @@ class Castle:
         for rotation in range(4):
             if (facing - rotation) % 4 not in room.doors:
                 continue
-            halves = tuple(sorted(tuple(sorted(board_sides(room, rotation, h)))
+            halves = tuple(sorted(tuple(sorted(board_sides(rotation, h)))
                                   for h in room.halves))
             shape = (halves, self._facing_half(room, rotation, facing))
             if shape in seen:
@@ -211,5 +207,5 @@ class Castle:
         printed = (facing - rotation) % 4
         for half in room.halves:
             if printed in half:
-                return tuple(sorted(board_sides(room, rotation, half)))
+                return tuple(sorted(board_sides(rotation, half)))
         return ()

@@ -23,14 +23,13 @@ from parlour.games.murdercastle.cubes import (
 from parlour.games.murdercastle.cubes import (
     draw as draw_cube,
 )
-from parlour.games.murdercastle.stack import Out, key_order, pop, private, public, push
+from parlour.games.murdercastle.stack import NOBODY, Out, key_order, pop, private, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 COURAGE = {pb.ACTION_TILE_EXPLORE: 1, pb.ACTION_TILE_COLLECT: 1, pb.ACTION_TILE_MOVE_ONE: 1,
            pb.ACTION_TILE_MOVE_ONE_CROWD: 1, pb.ACTION_TILE_MOVE_TWO: 2}
 DEFENCES = ("not_so_fast", "player_dexterity", "barter")
 TRAPDOOR_FALL = 0
-NOBODY = 99
 
 
 def kind_of(card: int) -> EventKind:
@@ -523,7 +522,7 @@ def _snitch(state: pb.State, frame: pb.Frame, out: Out) -> None:
     else:
         pop(state)
         if not frame.cancelled:
-            holmes.enter(state, state.players[frame.target].place, holmes.NO_SEAT, out)
+            holmes.enter(state, state.players[frame.target].place, NOBODY, out)
 
 
 # Ambush

@@ -15,8 +15,6 @@ from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.stack import Out, pop, private, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-C = pb
-
 
 def wall_place(tile: int) -> int:
     """The choice id that stands for destroying a Brick Wall tile."""
@@ -26,7 +24,7 @@ def wall_place(tile: int) -> int:
 def can_mimic(state: pb.State, seat: int, frame: pb.Frame | None) -> bool:
     """Lola may mimic the last card played or discarded (never a defence outside a defence)."""
     player = state.players[seat]
-    if player.character != C.CHARACTER_LOLA or player.ability_used or not state.event_discard:
+    if player.character != pb.CHARACTER_LOLA or player.ability_used or not state.event_discard:
         return False
     card = state.event_discard[-1]
     kind = cards.kind_of(card)
@@ -40,7 +38,7 @@ def can_mimic(state: pb.State, seat: int, frame: pb.Frame | None) -> bool:
 def can_mimic_defence(state: pb.State, seat: int, category: str) -> bool:
     """Lola may answer an attack by mimicking a matching defence on top of the discard pile."""
     player = state.players[seat]
-    if player.character != C.CHARACTER_LOLA or player.ability_used or not state.event_discard:
+    if player.character != pb.CHARACTER_LOLA or player.ability_used or not state.event_discard:
         return False
     return category in cards.kind_of(state.event_discard[-1]).defends
 
@@ -76,15 +74,15 @@ def available(state: pb.State, seat: int, frame: pb.Frame | None) -> bool:
     if player.ability_used:
         return False
     character = player.character
-    if character == C.CHARACTER_ABRAHAM:
+    if character == pb.CHARACTER_ABRAHAM:
         return True
-    if character == C.CHARACTER_LOLA:
+    if character == pb.CHARACTER_LOLA:
         return can_mimic(state, seat, frame)
-    if character == C.CHARACTER_HOYT:
+    if character == pb.CHARACTER_HOYT:
         return bool(hoyt_targets(state, seat))
-    if character == C.CHARACTER_JEREMIAH:
+    if character == pb.CHARACTER_JEREMIAH:
         return _jeremiah_ok(state, seat)
-    if character == C.CHARACTER_JONAH:
+    if character == pb.CHARACTER_JONAH:
         return bool(jonah_choices(state, seat))
     return False
 
@@ -99,7 +97,7 @@ def use(state: pb.State, seat: int, out: Out, frame: pb.Frame | None = None) -> 
     player = state.players[seat]
     player.ability_used = True
     out.append(public(pb.Event(ability=pb.AbilityUsed(seat=seat, character=player.character))))
-    if player.character == C.CHARACTER_LOLA:
+    if player.character == pb.CHARACTER_LOLA:
         card = state.event_discard[-1]
         out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card, mimic=True))))
         cards.start_effect(state, seat, card, frame, mimic=True)
@@ -224,8 +222,8 @@ def _jonah(state: pb.State, frame: pb.Frame, out: Out) -> None:
 
 
 STEPS = {
-    C.CHARACTER_ABRAHAM: _abraham,
-    C.CHARACTER_HOYT: _hoyt,
-    C.CHARACTER_JEREMIAH: _jeremiah,
-    C.CHARACTER_JONAH: _jonah,
+    pb.CHARACTER_ABRAHAM: _abraham,
+    pb.CHARACTER_HOYT: _hoyt,
+    pb.CHARACTER_JEREMIAH: _jeremiah,
+    pb.CHARACTER_JONAH: _jonah,
 }

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import IllegalAction
 from parlour.games.murdercastle import actions, cards, characters, holmes
+from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import complete, needed, total
@@ -19,16 +20,14 @@ from parlour.games.murdercastle.setup import action_tiles, selections_per_round
 from parlour.games.murdercastle.stack import Out, key_order, pop, private, public, push, top
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-K = pb
 Options = Callable[[pb.State, pb.Frame, int], list[pb.Action]]
 Apply = Callable[[pb.State, pb.Frame, int, pb.Action, Out], None]
-PASS = pb.Action(**{"pass": pb.Pass()})
 #: Frames whose only option may be taken for the seat: their options never depend on a hand.
 PUBLIC_CHOICES = {
-    K.FRAME_KIND_PLACE_ROOM, K.FRAME_KIND_HOLMES_ROOM, K.FRAME_KIND_ESCAPE,
-    K.FRAME_KIND_CHOOSE_PLACE, K.FRAME_KIND_CHOOSE_SEAT, K.FRAME_KIND_CHOOSE_COLOUR,
-    K.FRAME_KIND_CHOOSE_DOOR, K.FRAME_KIND_PICK_ROOM_TILE, K.FRAME_KIND_EVENT_MOVE,
-    K.FRAME_KIND_SELECT_TILE,
+    pb.FRAME_KIND_PLACE_ROOM, pb.FRAME_KIND_HOLMES_ROOM, pb.FRAME_KIND_ESCAPE,
+    pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
+    pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
+    pb.FRAME_KIND_SELECT_TILE,
 }
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
@@ -47,9 +46,9 @@ def pending_seats(state: pb.State) -> list[int]:
     frame = top(state)
     if frame is None or state.finished:
         return []
-    if frame.kind == K.FRAME_KIND_HIDE:
+    if frame.kind == pb.FRAME_KIND_HIDE:
         return holmes.hide_pending(state, frame)
-    if frame.kind == K.FRAME_KIND_EVENT_WINDOW:
+    if frame.kind == pb.FRAME_KIND_EVENT_WINDOW:
         return list(frame.seats[:1])
     return [frame.seat]
 
@@ -93,14 +92,14 @@ def settle(state: pb.State, out: Out) -> None:
         if automatic is not None:
             automatic(state, frame, out)
             continue
-        if frame.kind == K.FRAME_KIND_ACT and frame.started and not frame.count and not frame.bonus:
+        if frame.kind == pb.FRAME_KIND_ACT and _finished_act(frame):
             pop(state)
             continue
-        if frame.kind == K.FRAME_KIND_FILL_SAFE and actions.fill_forced(state, frame, out):
+        if frame.kind == pb.FRAME_KIND_FILL_SAFE and actions.fill_forced(state, frame, out):
             continue
-        if frame.kind == K.FRAME_KIND_DROP_EVIDENCE and actions.drop_forced(state, frame, out):
+        if frame.kind == pb.FRAME_KIND_DROP_EVIDENCE and actions.drop_forced(state, frame, out):
             continue
-        if frame.kind == K.FRAME_KIND_EVENT_WINDOW:
+        if frame.kind == pb.FRAME_KIND_EVENT_WINDOW:
             _trim_window(state, frame)
         seats = pending_seats(state)
         if not seats:
@@ -116,10 +115,15 @@ def settle(state: pb.State, out: Out) -> None:
         return
 
 
+def _finished_act(frame: pb.Frame) -> bool:
+    """An action that has begun and has no steps or bonus left."""
+    return frame.started and not frame.count and not frame.bonus
+
+
 def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
     if frame.kind in PUBLIC_CHOICES:
         return True
-    if frame.kind == K.FRAME_KIND_ACT:
+    if frame.kind == pb.FRAME_KIND_ACT:
         return frame.started or not state.players[frame.seat].keep
     return False
 
@@ -169,16 +173,16 @@ def _drive(state: pb.State, out: Out) -> None:
         actions.start_action(state, state.to_act.pop(0))
         return
     if state.current:
-        state.current = K.ACTION_TILE_UNSPECIFIED
+        state.current = pb.ACTION_TILE_UNSPECIFIED
         seats = [s for s in key_order(state) if _may_play(state, s)]
         if seats:
-            push(state, K.FRAME_KIND_EVENT_WINDOW, seats[0], seats=seats)
+            push(state, pb.FRAME_KIND_EVENT_WINDOW, seats[0], seats=seats)
         return
     if state.selections < selections_per_round(state.seats):
         actions.maybe_flip(state, out)
-        push(state, K.FRAME_KIND_SELECT_TILE, (state.key + state.selections) % state.seats)
+        push(state, pb.FRAME_KIND_SELECT_TILE, (state.key + state.selections) % state.seats)
         return
-    push(state, K.FRAME_KIND_END_ROUND, state.key)
+    push(state, pb.FRAME_KIND_END_ROUND, state.key)
     holmes.reveal(state, state.key, False, out)
 
 
@@ -375,7 +379,7 @@ def _defend(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
 
 
 def _hide_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [pb.Action(hide=pb.Hide(spot=s)) for s in (K.HIDING_SPOT_BED, K.HIDING_SPOT_BATHROOM)]
+    return [pb.Action(hide=pb.Hide(spot=s)) for s in (pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM)]
 
 
 def _hide(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
@@ -409,30 +413,30 @@ def _event_move(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
 
 
 DECISIONS: dict[int, tuple[Options, Apply]] = {
-    K.FRAME_KIND_SELECT_TILE: (_select_options, _select),
-    K.FRAME_KIND_ACT: (_act_options, _act),
-    K.FRAME_KIND_PLACE_ROOM: (_rotate_options, _rotate),
-    K.FRAME_KIND_FILL_SAFE: (_fill_options, _fill),
-    K.FRAME_KIND_HOLMES_ROOM: (_holmes_options, _holmes_room),
-    K.FRAME_KIND_ESCAPE: (_escape_options, _escape),
-    K.FRAME_KIND_DROP_EVIDENCE: (_drop_options, _drop),
-    K.FRAME_KIND_HAND_LIMIT: (_limit_options, _limit),
-    K.FRAME_KIND_EVENT_WINDOW: (_window_options, _window),
-    K.FRAME_KIND_CHOOSE_PLACE: (_place_options, _choose_place),
-    K.FRAME_KIND_CHOOSE_SEAT: (_seat_options, _choose_seat),
-    K.FRAME_KIND_CHOOSE_COLOUR: (_colour_options, _choose_colour),
-    K.FRAME_KIND_CHOOSE_DOOR: (_door_options, _choose_door),
-    K.FRAME_KIND_PICK_ROOM_TILE: (_pick_options, _pick),
-    K.FRAME_KIND_GIVE_CARD: (_give_options, _give),
-    K.FRAME_KIND_DEFEND: (_defend_options, _defend),
-    K.FRAME_KIND_HIDE: (_hide_options, _hide),
-    K.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
+    pb.FRAME_KIND_SELECT_TILE: (_select_options, _select),
+    pb.FRAME_KIND_ACT: (_act_options, _act),
+    pb.FRAME_KIND_PLACE_ROOM: (_rotate_options, _rotate),
+    pb.FRAME_KIND_FILL_SAFE: (_fill_options, _fill),
+    pb.FRAME_KIND_HOLMES_ROOM: (_holmes_options, _holmes_room),
+    pb.FRAME_KIND_ESCAPE: (_escape_options, _escape),
+    pb.FRAME_KIND_DROP_EVIDENCE: (_drop_options, _drop),
+    pb.FRAME_KIND_HAND_LIMIT: (_limit_options, _limit),
+    pb.FRAME_KIND_EVENT_WINDOW: (_window_options, _window),
+    pb.FRAME_KIND_CHOOSE_PLACE: (_place_options, _choose_place),
+    pb.FRAME_KIND_CHOOSE_SEAT: (_seat_options, _choose_seat),
+    pb.FRAME_KIND_CHOOSE_COLOUR: (_colour_options, _choose_colour),
+    pb.FRAME_KIND_CHOOSE_DOOR: (_door_options, _choose_door),
+    pb.FRAME_KIND_PICK_ROOM_TILE: (_pick_options, _pick),
+    pb.FRAME_KIND_GIVE_CARD: (_give_options, _give),
+    pb.FRAME_KIND_DEFEND: (_defend_options, _defend),
+    pb.FRAME_KIND_HIDE: (_hide_options, _hide),
+    pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
-    K.FRAME_KIND_RAMPAGE: holmes.step_rampage,
-    K.FRAME_KIND_ENCOUNTER: holmes.step_encounter,
-    K.FRAME_KIND_FOLLOW: holmes.step_follow,
-    K.FRAME_KIND_EFFECT: cards.step_effect,
-    K.FRAME_KIND_FALL: cards.step_fall,
-    K.FRAME_KIND_END_ROUND: _end_round,
+    pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,
+    pb.FRAME_KIND_ENCOUNTER: holmes.step_encounter,
+    pb.FRAME_KIND_FOLLOW: holmes.step_follow,
+    pb.FRAME_KIND_EFFECT: cards.step_effect,
+    pb.FRAME_KIND_FALL: cards.step_fall,
+    pb.FRAME_KIND_END_ROUND: _end_round,
 }

@@ -6,10 +6,17 @@ from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.stack import Out, below, key_order, pop, public, push, top
+from parlour.games.murdercastle.stack import (
+    NOBODY,
+    Out,
+    below,
+    key_order,
+    pop,
+    public,
+    push,
+    top,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
-
-NO_SEAT = 99
 
 
 def _draw_card(state: pb.State, seat: int, out: Out) -> int:
@@ -22,6 +29,7 @@ def _draw_card(state: pb.State, seat: int, out: Out) -> int:
         out.append(public(pb.Event(reshuffled=pb.HolmesReshuffled(size=len(state.holmes_deck)))))
     card = state.holmes_deck.pop()
     state.holmes_discard.append(card)
+    state.holmes_revealed += 1
     out.append(public(pb.Event(holmes_card=pb.HolmesRevealed(seat=seat, card=card))))
     return card
 
@@ -46,6 +54,14 @@ def destinations(state: pb.State, rooms: tuple[int, ...]) -> list[int]:
     return found
 
 
+def decider(state: pb.State, revealer: int) -> int:
+    """The seat that makes Holmes' choices: in the standard game, whoever revealed the card.
+
+    This is the seam for Play as Holmes (the Holmes player's seat) and Automa.
+    """
+    return revealer
+
+
 def reveal(state: pb.State, seat: int, escape: bool, out: Out) -> None:
     """Reveal a movement card and move Holmes (Rulebook: Move Holmes)."""
     partnered = [s for s in key_order(state) if state.players[s].partnered]
@@ -61,10 +77,10 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out) -> None:
         return
     options = destinations(state, card.rooms)
     if len(options) > 1:
-        push(state, pb.FRAME_KIND_HOLMES_ROOM, seat, places=options, escape_ready=escape,
-             source=seat)
+        push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, seat), places=options,
+             escape_ready=escape, source=seat)
     elif options:
-        enter(state, options[0], seat if escape else NO_SEAT, out)
+        enter(state, options[0], seat if escape else NOBODY, out)
 
 
 def _rampage_cards() -> int:
@@ -73,12 +89,12 @@ def _rampage_cards() -> int:
 
 def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Advance a rampage by one room or one card (Rulebook: Holmes Goes on a Rampage)."""
-    escaper = frame.source if frame.escape_ready else NO_SEAT
+    escaper = frame.source if frame.escape_ready else NOBODY
     if frame.places:
         nxt = frame.places.pop(0)
         halves = catalogue().rooms[tile_of(nxt)].halves
         if len(halves) > 1:
-            push(state, pb.FRAME_KIND_HOLMES_ROOM, frame.seat,
+            push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, frame.seat),
                  places=[nxt, nxt + 1], escape_ready=frame.escape_ready, source=frame.source)
         else:
             enter(state, nxt, escaper, out)
@@ -99,7 +115,7 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
 
 def choose_room(state: pb.State, frame: pb.Frame, place: int, out: Out) -> None:
     """The chooser picked one of the listed rooms."""
-    escaper = frame.source if frame.escape_ready else NO_SEAT
+    escaper = frame.source if frame.escape_ready else NOBODY
     pop(state)
     enter(state, place, escaper, out)
 
@@ -115,9 +131,9 @@ def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
              if state.players[s].place == place and not state.players[s].partnered]
     if not there:
         return
-    push(state, pb.FRAME_KIND_ENCOUNTER, NO_SEAT, seats=there, place=place)
+    push(state, pb.FRAME_KIND_ENCOUNTER, NOBODY, seats=there, place=place)
     if catalogue().rooms[tile_of(place)].special == "whitechapel":
-        push(state, pb.FRAME_KIND_HIDE, NO_SEAT, seats=there, place=place)
+        push(state, pb.FRAME_KIND_HIDE, NOBODY, seats=there, place=place)
     in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)
     for seat in reversed(there):
         player = state.players[seat]

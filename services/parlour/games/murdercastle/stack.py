@@ -6,6 +6,8 @@ from parlour.engine.game import Emitted
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 Out = list[Emitted]
+#: No seat (a frame nobody decides, or no current target).
+NOBODY = 99
 
 
 def top(state: pb.State) -> pb.Frame | None:

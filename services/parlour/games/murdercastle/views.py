@@ -20,30 +20,41 @@ def _peeking(state: pb.State, seat: int | None) -> bool:
 def view(state: pb.State, seat: int | None) -> pb.View:
     """Everything public, plus the viewer's own Keep cards (and Jeremiah's peek)."""
     out = pb.View(
-        hand=sorted(state.players[seat].keep) if seat is not None else [],
-        tiles=state.tiles, room_pile_size=len(state.room_pile), bag=state.bag,
-        gondolas=state.gondolas, unloading=state.unloading,
-        event_deck_size=len(state.event_deck), event_discard=state.event_discard,
-        holmes_deck_size=len(state.holmes_deck), holmes_discard=state.holmes_discard,
-        holmes=state.holmes, tiles_open=state.tiles_open, explore_flipped=state.explore_flipped,
-        key=state.key, round=state.round, pathways=state.pathways, trapdoors=state.trapdoors,
-        winner=state.winner, finished=state.finished, current=state.current,
-        selector=state.selector, options=state.options, needed=needed(state),
+        room_pile_size=len(state.room_pile), unloading=state.unloading,
+        event_deck_size=len(state.event_deck), holmes_deck_size=len(state.holmes_deck),
+        holmes=state.holmes, explore_flipped=state.explore_flipped, key=state.key,
+        round=state.round, winner=state.winner, finished=state.finished,
+        current=state.current, selector=state.selector, needed=needed(state),
+        holmes_revealed=state.holmes_revealed,
     )
+    if seat is not None:
+        out.hand.extend(sorted(state.players[seat].keep))
+    out.tiles.MergeFrom(state.tiles)
+    out.bag.CopyFrom(state.bag)
+    out.gondolas.MergeFrom(state.gondolas)
+    out.event_discard.MergeFrom(state.event_discard)
+    out.holmes_discard.MergeFrom(state.holmes_discard)
+    out.tiles_open.MergeFrom(state.tiles_open)
+    out.pathways.MergeFrom(state.pathways)
+    out.trapdoors.MergeFrom(state.trapdoors)
+    out.options.CopyFrom(state.options)
     for player in state.players:
-        out.players.add(
-            character=player.character, place=player.place, board=player.board,
-            strikes=player.strikes, keep_count=len(player.keep), ability_used=player.ability_used,
+        seen = out.players.add(
+            character=player.character, place=player.place, strikes=player.strikes,
+            keep_count=len(player.keep), ability_used=player.ability_used,
             top_hat=player.top_hat, blind_progress=player.blind_progress,
             partnered=player.partnered, has_hidden=player.hiding != pb.HIDING_SPOT_UNSPECIFIED,
             holds_brick_wall=player.holds_brick_wall,
         )
+        seen.board.CopyFrom(player.board)
     for frame in state.frames:
-        out.frames.add(
+        shown = out.frames.add(
             kind=frame.kind, seat=frame.seat, count=frame.count, place=frame.place,
-            card=0 if frame.character else frame.card, tile=frame.tile, seats=frame.seats,
-            places=frame.places, action=frame.action, target=frame.target,
+            card=0 if frame.character else frame.card, tile=frame.tile,
+            action=frame.action, target=frame.target,
         )
+        shown.seats.MergeFrom(frame.seats)
+        shown.places.MergeFrom(frame.places)
     if _peeking(state, seat):
         out.peeked.extend(state.room_pile)
     return out

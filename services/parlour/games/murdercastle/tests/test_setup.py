@@ -26,6 +26,15 @@ def test_catalogue_matches_the_components_page():
     assert all(sum(card) == 13 for card in cat.setup_cards)
     specials = [c.special for c in cat.movement.values()]
     assert specials.count("lights_out") == 1 and specials.count("rampage") >= 1
+    rules = cat.rules
+    assert len(rules["characters"]) == 7  # 6 with abilities (6 ability tokens) + the Guest
+    assert sum(1 for c in rules["characters"] if c["ability"]) == 6
+    assert len(rules["strike_progression"]) * 6 == 30  # 30 strike cubes, 6 boards
+    assert rules["gondolas"] == 5 and rules["gondola_size"] == 5
+    assert rules["pathway_tokens"] == 2 and rules["trapdoor_tokens"] == 2
+    assert rules["keep_limit"] == 3 and rules["needed_with_pillar"] == 4
+    assert rules["setup_cubes"] == 13 and len(rules["colours"]) == 5
+    assert max(len(r.doors) for r in cat.rooms.values()) - 1 <= 3  # 3 Padlocks are enough
 
 
 def test_special_rooms_are_in_the_catalogue():
