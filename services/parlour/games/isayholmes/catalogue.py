@@ -131,7 +131,6 @@ def check(kinds: dict[int, Kind]) -> None:
 KINDS = load()
 DECK: tuple[int, ...] = tuple(k.id for k in KINDS.values() for _ in range(k.copies))
 VILLAINS = frozenset(k.id for k in KINDS.values() if k.is_villain)
-DEFENCES = frozenset(k.id for k in KINDS.values() if k.plays == "DEFENCE")
 
 
 def value(card: int) -> int:

@@ -12,8 +12,6 @@ from parlour.games.isayholmes.ending import arrest, finish_turn
 from parlour.games.isayholmes.piles import draw_into_hand, left, reshuffle, right
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
-FLEEING_POINTS = -10
-
 
 def start_effect(
     state: pb.State, seat: int, card: int, on_scotland_yard: bool, out: list[Emitted]
@@ -218,7 +216,7 @@ def flee(state: pb.State, villain: int, out: list[Emitted]) -> None:
         out.append(
             Emitted(pb.Event(villain_discarded=pb.VillainDiscarded(seat=seat, card=villain)))
         )
-    change_score(state, seat, FLEEING_POINTS, pb.CARD_FLEEING, out)
+    change_score(state, seat, KINDS[pb.CARD_FLEEING].count, pb.CARD_FLEEING, out)
     finish_turn(state, seat, out)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from parlour.engine.game import Emitted
 from parlour.engine.rng import state_rng
 from parlour.engine.zones import take_top
-from parlour.games.isayholmes.catalogue import KINDS
 from parlour.games.isayholmes.sequence import sequence_index
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
@@ -89,7 +88,3 @@ def draw_into_hand(
         )
     return cards
 
-
-def is_villain_only(cards) -> bool:
-    """A non-empty hand of nothing but Villains (an Escape)."""
-    return bool(cards) and all(KINDS[c].is_villain for c in cards)

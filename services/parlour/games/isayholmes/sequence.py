@@ -7,8 +7,6 @@ from functools import cache
 from parlour.games.isayholmes.catalogue import KINDS, Kind
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
-I_SAY_PENALTY = -10
-
 
 def sequence_index(discard_pile) -> int:
     """Index of the card in force: the topmost card that is not I Say, Plot Thickens or Fleeing."""
@@ -54,4 +52,4 @@ def suitable_cards(state: pb.State) -> frozenset[int]:
 
 def i_say_penalty(state: pb.State) -> int:
     """Points an I Say scores when played now: -10 if the card in force shows "I Say (-10)"."""
-    return I_SAY_PENALTY if sequence_card(state).i_say else 0
+    return KINDS[pb.CARD_I_SAY].count if sequence_card(state).i_say else 0

@@ -6,7 +6,7 @@ from parlour.engine.game import Emitted
 from parlour.engine.zones import remove_one
 from parlour.games.isayholmes.catalogue import KINDS
 from parlour.games.isayholmes.effects import change_score, start_effect
-from parlour.games.isayholmes.piles import can_draw, draw, is_villain_only, left
+from parlour.games.isayholmes.piles import draw, left
 from parlour.games.isayholmes.rounds import end_round
 from parlour.games.isayholmes.sequence import i_say_penalty, suitable_cards
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
@@ -31,7 +31,8 @@ def playable(state: pb.State, seat: int) -> set[int]:
 
 def must_escape(state: pb.State, seat: int) -> bool:
     """A seat whose turn it is and who holds only Villains must reveal them: an Escape."""
-    return is_villain_only(state.hands[seat].cards)
+    hand = state.hands[seat].cards
+    return bool(hand) and all(KINDS[c].is_villain for c in hand)
 
 
 def play(state: pb.State, seat: int, card: int, out: list[Emitted], *, drawn: bool = False) -> None:
@@ -91,7 +92,3 @@ def escape(state: pb.State, seat: int, out: list[Emitted]) -> None:
     out.append(Emitted(pb.Event(escaped=pb.Escaped(seat=seat, villains=state.hands[seat].cards))))
     end_round(state, pb.ROUND_END_ESCAPE, out, villain_seat=seat)
 
-
-def may_draw(state: pb.State, seat: int) -> bool:
-    """Drawing is allowed only without a Suitable Card, and only if there is a card to draw."""
-    return not suitable_in_hand(state, seat) and can_draw(state)

@@ -105,3 +105,42 @@ def test_bad_data_is_refused(tmp_path):
     bad.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match="SOMETHING_ELSE"):
         load(bad)
+
+
+@pytest.mark.parametrize(
+    ("card", "count"),
+    [
+        (pb.CARD_I_SAY, -10),
+        (pb.CARD_FLEEING, -10),
+        (pb.CARD_TELEGRAM, 10),
+        (pb.CARD_CLUE, 2),
+        (pb.CARD_I_SUSPECT, 1),
+        (pb.CARD_BOAT, 1),
+        (pb.CARD_FOOT_CHASE, 1),
+        (pb.CARD_SCOTLAND_YARD_PREVIOUS, 2),
+        (pb.CARD_SCOTLAND_YARD_NEXT, 2),
+        (pb.CARD_INSPECTOR, 2),
+    ],
+)
+def test_numbers_printed_in_the_card_rules(card, count):
+    """I Say and Fleeing -10, Telegram +10, Clue 2 cards, I Suspect/Boat/Foot Chase 1 card,
+    Scotland Yard and Inspector 2 cards (Rulebook 2, Card Notes; Rulebook 7)."""
+    assert KINDS[card].count == count
+
+
+def test_story_sequences_that_show_i_say():
+    """Some cards show "I Say (-10)" as a sequence option (Rulebook 2, I Say); the transparent
+    cards (I Say, Plot Thickens, Fleeing) have no Story Sequence of their own."""
+    shows = {k.title for k in KINDS.values() if k.i_say}
+    assert shows == {
+        "Thick Fog",
+        "221-B Baker St.",
+        "Manor",
+        "Castle",
+        "Clue",
+        "Telegram",
+        "Mycroft",
+    }
+    transparent = {k.title for k in KINDS.values() if k.transparent}
+    assert transparent == {"I Say", "Plot Thickens", "Fleeing"}
+    assert all(not KINDS[c].next for c in (pb.CARD_I_SAY, pb.CARD_PLOT_THICKENS, pb.CARD_FLEEING))
