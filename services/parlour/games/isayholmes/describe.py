@@ -6,6 +6,11 @@ from parlour.games.isayholmes.catalogue import title
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 REGIONS = {pb.REGION_LONDON: "London", pb.REGION_COUNTRY: "the Country"}
+DECLINES = {
+    pb.PHASE_RESPOND: "does not defend",
+    pb.PHASE_FLEE: "discards no Villain",
+    pb.PHASE_EXTRA_ARREST: "makes no extra Arrest",
+}
 ENDS = {
     pb.ROUND_END_ARREST: "an Arrest",
     pb.ROUND_END_ESCAPE: "an Escape",
@@ -97,7 +102,7 @@ def event(ev: pb.Event) -> str:
         "turn_passed": lambda: f"seat {e.seat} can neither play nor draw and passes",
         "target_named": lambda: f"seat {e.seat} names seat {e.target} ({title(e.card)})",
         "defended": lambda: f"seat {e.seat} plays {title(e.card)} against {title(e.against)}",
-        "declined": lambda: f"seat {e.seat} declines",
+        "declined": lambda: f"seat {e.seat} {DECLINES.get(e.phase, 'declines')}",
         "score_changed": lambda: f"seat {e.seat} scores {e.delta:+d} ({title(e.card)})",
         "villain_discarded": lambda: f"seat {e.seat} discards {title(e.card)} while fleeing",
         "pass_chosen": lambda: f"seat {e.seat} has chosen a card to pass left",

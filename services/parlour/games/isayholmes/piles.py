@@ -87,4 +87,3 @@ def draw_into_hand(
             )
         )
     return cards
-

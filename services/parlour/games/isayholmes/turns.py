@@ -91,4 +91,3 @@ def escape(state: pb.State, seat: int, out: list[Emitted]) -> None:
     """Reveal a hand of only Villains: they Escape and the round is scored."""
     out.append(Emitted(pb.Event(escaped=pb.Escaped(seat=seat, villains=state.hands[seat].cards))))
     end_round(state, pb.ROUND_END_ESCAPE, out, villain_seat=seat)
-
