@@ -100,6 +100,7 @@ def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
     if kind == "pass":
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         pop(state)
+        cards.fall_if_pending(state, frame)
         return
     if kind == "play":
         cards.play(state, seat, action.play.card, out, frame)

@@ -401,10 +401,22 @@ def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | N
     if trap is None:
         return
     if frame is not None and state.players[seat].place == place:
-        frame.count = 0
-        push(state, pb.FRAME_KIND_FALL, seat, place=trap.landing)
+        if frame.courage and frame.count:
+            frame.courage = False  # Liquid Courage: a second cube before falling
+            frame.count = 1
+            frame.place = trap.landing
+        else:
+            frame.count = 0
+            frame.place = 0
+            push(state, pb.FRAME_KIND_FALL, seat, place=trap.landing)
     if not total(Castle(state).safe(place)):
         remove_trapdoor(state, place, out)
+
+
+def fall_if_pending(state: pb.State, act: pb.Frame) -> None:
+    """An action ending after a Trapdoor collection (Liquid Courage) ends with the fall."""
+    if act.place:
+        push(state, pb.FRAME_KIND_FALL, act.seat, place=act.place)
 
 
 def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:

@@ -94,6 +94,7 @@ def settle(state: pb.State, out: Out) -> None:
             continue
         if frame.kind == pb.FRAME_KIND_ACT and _finished_act(frame):
             pop(state)
+            cards.fall_if_pending(state, frame)
             continue
         if frame.kind == pb.FRAME_KIND_FILL_SAFE and actions.fill_forced(state, frame, out):
             continue

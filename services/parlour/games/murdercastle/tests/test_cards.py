@@ -367,3 +367,31 @@ def test_a_maze_landing_zone_needs_a_room_beside_its_side():
     add_room(state, 4, 5, 5, cubes={RED: 1})
     landings = landing_rooms(state, place_of(4, 0))
     assert place_of(5, 1) in landings and place_of(5, 0) not in landings
+
+
+def test_liquid_courage_on_a_trapdoor_collects_two_cubes_before_the_fall():
+    """Liquid Courage when collecting on a Trapdoor collects 2 pieces of evidence instead of 1
+    (Rulebook: Event Card Clarifications: Liquid Courage)."""
+    state = game([A, H, L])
+    add_room(state, 4, 0, -1, cubes={RED: 1, GREEN: 2})
+    add_room(state, 9, 1, 0)
+    state.trapdoors.add(room=place_of(4), landing=place_of(9))
+    state.players[1].place = place_of(4)
+    set_board(state, 1, [2, 2, 2, 2, 2])
+    give(state, 1, card_of("liquid_courage"))
+    start_tile(state, 0, pb.ACTION_TILE_COLLECT)  # Adeline has nothing to collect
+    play(state, 1, play=pb.PlayEvent(card=card_of("liquid_courage")))
+    play(state, 1, collect=pb.Collect(colour=RED))
+    assert state.players[1].place == place_of(4)
+    play(state, 1, collect=pb.Collect(colour=GREEN))
+    assert state.players[1].place == place_of(9)
+    assert list(state.players[1].board.counts) == [2, 2, 3, 3, 2]
+    without = game([A, H, L])
+    add_room(without, 4, 0, -1, cubes={RED: 1, GREEN: 2})
+    add_room(without, 9, 1, 0)
+    without.trapdoors.add(room=place_of(4), landing=place_of(9))
+    without.players[0].place = place_of(4)
+    set_board(without, 0, [2, 2, 2, 2, 2])
+    start_tile(without, 0, pb.ACTION_TILE_COLLECT)  # the bonus would allow 2
+    play(without, 0, collect=pb.Collect(colour=RED))
+    assert without.players[0].place == place_of(9) and total(without.players[0].board) == 11
