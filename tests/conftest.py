@@ -6,6 +6,7 @@ import os
 import uuid
 
 import pytest
+
 from parlour.store.matchstore import MatchStore
 from parlour.store.server import EmbeddedRedis
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from parlour.engine.conformance import play_random
 from parlour.engine.registry import games
 

@@ -6,6 +6,7 @@ import asyncio
 
 import grpc
 import pytest
+
 from parlour.client import GatewayClient
 from parlour.gateway.fanout import EventHub, Heartbeat
 from parlour.rpc.errors import ServiceError
@@ -29,8 +30,8 @@ async def drain(sub, count, heartbeat=0.3):
     async for item in sub.events(heartbeat=heartbeat):
         if isinstance(item, Heartbeat):
             break
-        seen.append(item)
-        if len(seen) == count:
+        seen += item
+        if len(seen) >= count:
             break
     return seen
 

@@ -9,6 +9,7 @@ import time
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from parlour.client import GatewayClient
 from parlour.engine.rng import Rng
 from parlour.launcher import LocalStack

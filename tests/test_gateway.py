@@ -6,6 +6,7 @@ import asyncio
 
 import grpc
 import pytest
+
 from parlour.client import GatewayClient
 from parlour.engine.registry import get_game
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc

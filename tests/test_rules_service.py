@@ -7,6 +7,7 @@ import pytest
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+
 from parlour.engine.registry import get_game
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.rules import server as rules_server

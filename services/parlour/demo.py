@@ -6,6 +6,7 @@ import asyncio
 import time
 
 from google.protobuf import text_format
+
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
 from parlour.engine.registry import get_game

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
 
 

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import uuid
 from collections.abc import AsyncIterator
 
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
+
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+
+
+async def unbatched(stream) -> AsyncIterator[gw.StreamEventsResponse]:
+    """StreamEvents messages with batches split into one event each."""
+    async for item in stream:
+        if item.HasField("batch"):
+            for event in item.batch.events:
+                yield gw.StreamEventsResponse(event=event)
+        else:
+            yield item
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -73,9 +85,8 @@ class GatewayClient:
 
     async def spectate(self, match: str, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
         """The public event stream."""
-        async for item in self.stub.StreamEvents(
-            gw.StreamEventsRequest(match=match, after_sequence=after)
-        ):
+        request = gw.StreamEventsRequest(match=match, after_sequence=after)
+        async for item in unbatched(self.stub.StreamEvents(request)):
             yield item
 
 
@@ -117,9 +128,8 @@ class Seat:
 
     async def events(self, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
         """This seat's event stream, resumable from a sequence."""
-        async for item in self.client.stub.StreamEvents(
-            gw.StreamEventsRequest(match=self.match, after_sequence=after), metadata=self.metadata
-        ):
+        request = gw.StreamEventsRequest(match=self.match, after_sequence=after)
+        async for item in unbatched(self.client.stub.StreamEvents(request, metadata=self.metadata)):
             yield item
 
     async def leave(self) -> gw.Match:
@@ -144,6 +154,7 @@ class Session:
             gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after))
         )
         self.call = seat.client.stub.Play(self._requests(), metadata=seat.metadata)
+        self._received: collections.deque[gw.PlayResponse] = collections.deque()
 
     async def _requests(self):
         while (item := await self._outbox.get()) is not None:
@@ -159,8 +170,16 @@ class Session:
         return request_id
 
     async def receive(self) -> gw.PlayResponse:
-        """The next ack, event or heartbeat."""
-        return await self.call.read()
+        """The next ack, event or heartbeat (batches are split)."""
+        while not self._received:
+            message = await self.call.read()
+            if message is grpc.aio.EOF:
+                raise EOFError("the Play stream ended")
+            if message.HasField("batch"):
+                self._received.extend(message.batch.items)
+            else:
+                return message
+        return self._received.popleft()
 
     def close(self) -> None:
         """Finish sending; the server ends the stream once pending acks are sent."""

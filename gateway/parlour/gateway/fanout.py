@@ -1,9 +1,9 @@
 """Fan out each match's event stream to this gateway's subscribers, each filtered for its viewer.
 
-One feed task per match reads the Redis stream and hands every entry to every
-subscriber's bounded queue. A subscriber tracks the last sequence it has
-passed and fills any gap from Redis history, so joining late, resuming, or
-overflowing its queue (a slow reader) never loses or repeats an event and
+One reader task per gateway reads every subscribed match's Redis stream and
+hands each entry to each of that match's subscribers' bounded queues. A
+subscriber tracks the last sequence it has passed and fills any gap from
+Redis history, so joining late, resuming, or overflowing its queue (a slow reader) never loses or repeats an event and
 never holds up other subscribers.
 """
 
@@ -16,9 +16,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import grpc
+
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError
-from parlour.store.matchstore import MatchStore, StoredEvent
+from parlour.store import keys
+from parlour.store.matchstore import MatchStore, StoredEvent, parse_entry
 
 log = logging.getLogger("parlour.gateway.fanout")
 
@@ -51,32 +53,43 @@ class Subscription:
             self.overflowed = True
             metrics.SUBSCRIBERS_LAGGING.inc()
 
-    async def events(self, heartbeat: float) -> AsyncIterator[StoredEvent | Heartbeat]:
-        """Visible events in order from the cursor, and heartbeats while idle."""
-        async for event in self._catch_up(None):
-            yield event
+    async def events(self, heartbeat: float) -> AsyncIterator[list[StoredEvent] | Heartbeat]:
+        """Visible events in order from the cursor, in batches of those ready together,
+        and heartbeats while idle."""
+        async for batch in self._catch_up(None):
+            yield batch
         while True:
             if self.overflowed and self.queue.empty():
                 self.overflowed = False
-                async for event in self._catch_up(None):
-                    yield event
+                async for batch in self._catch_up(None):
+                    yield batch
                 continue
             try:
-                event = await asyncio.wait_for(self.queue.get(), heartbeat)
-            except TimeoutError:
-                yield Heartbeat(self.cursor)
-                continue
-            if event.sequence <= self.cursor:
-                continue
-            if event.sequence > self.cursor + 1:
-                async for missed in self._catch_up(event.sequence):
-                    yield missed
-            self.cursor = event.sequence
-            if event.visible_to(self.seat):
-                yield event
+                event = self.queue.get_nowait()
+            except asyncio.QueueEmpty:
+                try:
+                    async with asyncio.timeout(heartbeat):
+                        event = await self.queue.get()
+                except TimeoutError:
+                    yield Heartbeat(self.cursor)
+                    continue
+            ready: list[StoredEvent] = []
+            while True:
+                if event.sequence > self.cursor + 1:
+                    async for missed in self._catch_up(event.sequence):
+                        ready += missed
+                if event.sequence > self.cursor:
+                    self.cursor = event.sequence
+                    if event.visible_to(self.seat):
+                        ready.append(event)
+                if self.queue.empty():
+                    break
+                event = self.queue.get_nowait()
+            if ready:
+                yield ready
 
-    async def _catch_up(self, before: int | None) -> AsyncIterator[StoredEvent]:
-        """Read history after the cursor (up to `before`, exclusive, or to the end)."""
+    async def _catch_up(self, before: int | None) -> AsyncIterator[list[StoredEvent]]:
+        """Read history after the cursor (up to `before`, exclusive, or to the end), in batches."""
         store = self.hub.store
         while before is None or self.cursor + 1 < before:
             batch = await store.events_after(self.match, self.cursor, count=512)
@@ -86,12 +99,15 @@ class Subscription:
                 if before is not None:
                     raise history_trimmed(self.cursor, before)
                 return
+            visible = []
             for event in batch:
                 if before is not None and event.sequence >= before:
-                    return
+                    break
                 self.cursor = event.sequence
                 if event.visible_to(self.seat):
-                    yield event
+                    visible.append(event)
+            if visible:
+                yield visible
 
 
 def history_trimmed(cursor: int, first: int) -> ServiceError:
@@ -105,40 +121,30 @@ def history_trimmed(cursor: int, first: int) -> ServiceError:
 
 
 class MatchFeed:
-    """Reads one match's stream and offers each entry to the match's subscribers."""
+    """One match's subscribers and the last sequence read for them."""
 
-    def __init__(self, hub: EventHub, match: str) -> None:
-        self.hub = hub
-        self.match = match
+    def __init__(self, cursor: int) -> None:
+        self.cursor = cursor
         self.subscribers: set[Subscription] = set()
-        self.started = asyncio.Event()
-        self.task = asyncio.create_task(self.run())
-
-    async def run(self) -> None:
-        """Offer every entry after the stream's head at start-up; subscribers read older ones."""
-        store = self.hub.store
-        cursor = await store.last_sequence(self.match)
-        self.started.set()
-        while self.subscribers:
-            try:
-                batch = await store.events_after(self.match, cursor, count=512, block_ms=1000)
-            except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
-                log.warning("feed read failed", extra={"match": self.match, "error": str(error)})
-                await asyncio.sleep(0.5)
-                continue
-            for event in batch:
-                cursor = event.sequence
-                for subscriber in list(self.subscribers):
-                    subscriber.offer(event)
 
 
 class EventHub:
-    """Every match feed of this gateway."""
+    """Every match feed of this gateway, read by one task with one multi-stream XREAD.
 
-    def __init__(self, store: MatchStore, queue_size: int = 1024) -> None:
+    The reader blocks on one dedicated connection for all feeds at once; adding
+    a feed unblocks it (CLIENT UNBLOCK) so the next read includes the new
+    stream. `max_block_ms` bounds how long a read started just before an
+    unblock can miss a new feed.
+    """
+
+    def __init__(self, store: MatchStore, queue_size: int = 1024, max_block_ms: int = 250) -> None:
         self.store = store
         self.queue_size = queue_size
+        self.max_block_ms = max_block_ms
         self.feeds: dict[str, MatchFeed] = {}
+        self._wake = asyncio.Event()
+        self._reader_id: int | None = None
+        self._reader: asyncio.Task | None = None
 
     async def check_resumable(self, match: str, after: int) -> None:
         """Refuse a resume point older than the kept history."""
@@ -152,20 +158,62 @@ class EventHub:
         await self.check_resumable(match, after)
         subscription = Subscription(self, match, seat, after, self.queue_size)
         feed = self.feeds.get(match)
-        if feed is None or feed.task.done():
-            feed = self.feeds[match] = MatchFeed(self, match)
+        if feed is None:
+            cursor = await self.store.last_sequence(match)
+            feed = self.feeds.setdefault(match, MatchFeed(cursor))
+            await self._include_new_feed()
         feed.subscribers.add(subscription)
         try:
-            await feed.started.wait()
             yield subscription
         finally:
             feed.subscribers.discard(subscription)
-            if not feed.subscribers:
-                feed.task.cancel()
-                if self.feeds.get(match) is feed:
-                    del self.feeds[match]
+            if not feed.subscribers and self.feeds.get(match) is feed:
+                del self.feeds[match]
+
+    async def _include_new_feed(self) -> None:
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.create_task(self._read_forever())
+        self._wake.set()
+        if self._reader_id is not None:
+            with contextlib.suppress(Exception):
+                await self.store.redis.client_unblock(self._reader_id)
+
+    async def _read_forever(self) -> None:
+        while True:
+            connection = self.store.redis.client()
+            try:
+                self._reader_id = await connection.client_id()
+                await self._read_with(connection)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
+                log.warning("event read failed", extra={"error": str(error)})
+                await asyncio.sleep(0.5)
+            finally:
+                self._reader_id = None
+                await connection.aclose()
+
+    async def _read_with(self, connection) -> None:
+        while True:
+            if not self.feeds:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            streams = {keys.events(m): f"{f.cursor}-0" for m, f in self.feeds.items()}
+            reply = await connection.xread(streams, count=512, block=self.max_block_ms)
+            for key, entries in reply or ():
+                feed = self.feeds.get(keys.match_of(key.decode()))
+                if feed is None:
+                    continue
+                for entry_id, fields in entries:
+                    event = parse_entry(entry_id, fields)
+                    feed.cursor = event.sequence
+                    for subscriber in list(feed.subscribers):
+                        subscriber.offer(event)
 
     async def close(self) -> None:
-        """Stop every feed."""
-        for feed in self.feeds.values():
-            feed.task.cancel()
+        """Stop reading."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader

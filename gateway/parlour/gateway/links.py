@@ -1,4 +1,4 @@
-"""One long-lived ActStream to one rules replica, multiplexing many Acts."""
+"""One long-lived ActStream to one rules replica, multiplexing many Acts (batched when queued)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,13 @@ import asyncio
 import itertools
 
 import grpc
+
 from parlour.rpc.errors import ServiceError, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
+
+#: Most Acts (or answers) carried by one stream message.
+MAX_BATCH = 256
 
 
 class ActLink:
@@ -26,15 +30,22 @@ class ActLink:
         """Send one Act and wait for its answer; ServiceError if refused or the link fails."""
         outbox = self._open()
         call_id = next(self._ids)
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         self._pending[call_id] = future
         outbox.put_nowait(pb.ActStreamRequest(call_id=call_id, act=request))
+        timer = loop.call_later(timeout, self._expire, future)
         try:
-            return await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            raise unavailable(f"rules replica {self.address} did not answer in time") from None
+            return await future
         finally:
+            timer.cancel()
             self._pending.pop(call_id, None)
+
+    def _expire(self, future: asyncio.Future) -> None:
+        if not future.done():
+            future.set_exception(
+                unavailable(f"rules replica {self.address} did not answer in time")
+            )
 
     def _open(self) -> asyncio.Queue:
         if self._outbox is None or self._reader is None or self._reader.done():
@@ -45,19 +56,27 @@ class ActLink:
     async def _run(self, outbox: asyncio.Queue) -> None:
         async def requests():
             while (item := await outbox.get()) is not None:
-                yield item
+                batch = [item]
+                while not outbox.empty() and len(batch) < MAX_BATCH:
+                    nxt = outbox.get_nowait()
+                    if nxt is None:
+                        outbox.put_nowait(None)
+                        break
+                    batch.append(nxt)
+                yield batch[0] if len(batch) == 1 else pb.ActStreamRequest(batch=batch)
 
         call = self.stub.ActStream(requests())
         failure: ServiceError = unavailable(f"rules replica {self.address} closed the stream")
         try:
-            async for answer in call:
-                future = self._pending.get(answer.call_id)
-                if future is None or future.done():
-                    continue
-                if answer.HasField("error"):
-                    future.set_exception(ServiceError.from_status(answer.error))
-                else:
-                    future.set_result(answer.response)
+            async for message in call:
+                for answer in message.batch or (message,):
+                    future = self._pending.get(answer.call_id)
+                    if future is None or future.done():
+                        continue
+                    if answer.HasField("error"):
+                        future.set_exception(ServiceError.from_status(answer.error))
+                    else:
+                        future.set_result(answer.response)
         except grpc.aio.AioRpcError as error:
             failure = unavailable(f"rules replica {self.address}: {error.details()}")
         finally:

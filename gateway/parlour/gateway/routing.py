@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import time
+import zlib
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import TypeVar
 
 import grpc
+
 from parlour.gateway.links import ActLink
 from parlour.rpc.errors import ServiceError, not_found, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
@@ -15,30 +18,44 @@ from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
 T = TypeVar("T")
 CHANNEL_OPTIONS = [("grpc.keepalive_time_ms", 20_000), ("grpc.enable_retries", 0)]
+#: ActStreams per replica: grpc.aio sends one message at a time per stream.
+LINKS_PER_REPLICA = 4
 
 
 class Replica:
-    """One rules service address: a channel, a stub, an ActStream link."""
+    """One rules service address: a channel, a stub, a few ActStream links."""
 
     def __init__(self, address: str) -> None:
         self.address = address
         self.channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
         self.stub = pb_grpc.RulesServiceStub(self.channel)
-        self.link = ActLink(self.stub, address)
+        self.links = [ActLink(self.stub, address) for _ in range(LINKS_PER_REPLICA)]
         self.down_until = 0.0
 
+    def link(self, match: str) -> ActLink:
+        """The stream a match's actions use (one per match keeps them in order)."""
+        return self.links[zlib.crc32(match.encode()) % len(self.links)]
+
     async def close(self) -> None:
-        await self.link.close()
+        for link in self.links:
+            await link.close()
         await self.channel.close()
 
 
+@lru_cache(maxsize=65536)
+def rank_addresses(match: str, addresses: tuple[str, ...]) -> tuple[int, ...]:
+    """Indexes of `addresses` in rendezvous (highest random weight) order for a match."""
+
+    def weight(i: int) -> bytes:
+        return hashlib.blake2b(f"{match}|{addresses[i]}".encode(), digest_size=8).digest()
+
+    return tuple(sorted(range(len(addresses)), key=weight, reverse=True))
+
+
 def rank(match: str, replicas: list[Replica]) -> list[Replica]:
-    """Replicas in rendezvous (highest random weight) order for a match."""
-
-    def weight(replica: Replica) -> bytes:
-        return hashlib.blake2b(f"{match}|{replica.address}".encode(), digest_size=8).digest()
-
-    return sorted(replicas, key=weight, reverse=True)
+    """Replicas in rendezvous order for a match."""
+    order = rank_addresses(match, tuple(r.address for r in replicas))
+    return [replicas[i] for i in order]
 
 
 class Router:
@@ -86,7 +103,8 @@ class Router:
 
     async def act(self, game: str, request: pb.ActRequest) -> pb.ActResponse:
         """Forward an Act over the replica's open stream (safe to retry: it has a request id)."""
-        return await self.call(game, request.match_id, lambda r: r.link.act(request))
+        match = request.match_id
+        return await self.call(game, match, lambda r: r.link(match).act(request))
 
     async def close(self) -> None:
         """Close every channel."""

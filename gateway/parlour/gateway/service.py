@@ -7,6 +7,7 @@ import secrets
 import uuid
 
 import grpc
+
 from parlour.gateway import tokens
 from parlour.gateway.fanout import EventHub, Heartbeat
 from parlour.gateway.routing import Router
@@ -135,6 +136,17 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         message.event.ParseFromString(event.payload)
         return message
 
+    def stream_message(self, item: list[StoredEvent] | Heartbeat) -> gw.StreamEventsResponse:
+        """A heartbeat, one event, or a batch of events as one StreamEvents message."""
+        if isinstance(item, Heartbeat):
+            return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+        metrics.EVENTS_SENT.inc(len(item))
+        if len(item) == 1:
+            return gw.StreamEventsResponse(event=self.match_event(item[0]))
+        return gw.StreamEventsResponse(
+            batch=gw.EventBatch(events=[self.match_event(e) for e in item])
+        )
+
     # -- unary ------------------------------------------------------------
     @guarded
     async def ListGames(self, request, context):
@@ -244,13 +256,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         viewer = await self.viewer(request.match, context, seated=False)
         async with self.hub.subscribe(viewer.match, viewer.seat, request.after_sequence) as sub:
             async for item in sub.events(self.heartbeat):
-                if isinstance(item, Heartbeat):
-                    yield gw.StreamEventsResponse(
-                        heartbeat=gw.Heartbeat(last_sequence=item.last_sequence)
-                    )
-                else:
-                    metrics.EVENTS_SENT.inc()
-                    yield gw.StreamEventsResponse(event=self.match_event(item))
+                yield self.stream_message(item)
 
     @guarded
     async def Play(self, request_iterator, context):
@@ -295,22 +301,37 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         async def pump_events(sub) -> None:
             async for item in sub.events(self.heartbeat):
                 if isinstance(item, Heartbeat):
-                    out.put_nowait(
-                        gw.PlayResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
-                    )
-                else:
-                    metrics.EVENTS_SENT.inc()
-                    out.put_nowait(gw.PlayResponse(event=self.match_event(item)))
+                    beat = gw.Heartbeat(last_sequence=item.last_sequence)
+                    out.put_nowait(gw.PlayResponse(heartbeat=beat))
+                    continue
+                metrics.EVENTS_SENT.inc(len(item))
+                for event in item:
+                    out.put_nowait(gw.PlayResponse(event=self.match_event(event)))
+
+        def relay_failure(task: asyncio.Task) -> None:
+            """A failed event pump (e.g. trimmed history) ends the session with its status."""
+            if not task.cancelled() and task.exception() is not None:
+                out.put_nowait(task)
 
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
             reader = asyncio.create_task(read_actions())
             pump = asyncio.create_task(pump_events(sub))
-            pump.add_done_callback(lambda t: t.cancelled() or t.exception() and out.put_nowait(t))
+            pump.add_done_callback(relay_failure)
             try:
                 while (item := await out.get()) is not None:
-                    if isinstance(item, asyncio.Task):
-                        raise item.exception()
-                    yield item
+                    ready = [item]
+                    while not out.empty() and ready[-1] is not None:
+                        ready.append(out.get_nowait())
+                    if ready[-1] is None:
+                        ready.pop()
+                        out.put_nowait(None)
+                    for failed in (r for r in ready if isinstance(r, asyncio.Task)):
+                        raise failed.exception()
+                    yield (
+                        ready[0]
+                        if len(ready) == 1
+                        else gw.PlayResponse(batch=gw.PlayBatch(items=ready))
+                    )
             finally:
                 reader.cancel()
                 pump.cancel()

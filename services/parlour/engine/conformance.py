@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
+
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game, IllegalAction
 from parlour.engine.rng import Rng

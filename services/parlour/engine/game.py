@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from google.protobuf.message import Message
+
 from parlour.engine.rng import Rng
 
 

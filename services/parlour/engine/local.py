@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from google.protobuf.message import Message
+
 from parlour.engine import runtime
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.registry import get_game

@@ -17,26 +17,27 @@ def game_modules() -> list[str]:
 
 
 @cache
+def load_game(module_name: str) -> Game:
+    """Import one game folder and check its GAME."""
+    module = importlib.import_module(f"parlour.games.{module_name}")
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise TypeError(f"parlour.games.{module_name} does not export GAME (a Game)")
+    if game.name != module_name:
+        raise ValueError(f"game {game.name!r} lives in folder {module_name!r}")
+    return game
+
+
 def games() -> dict[str, Game]:
     """Every registered game by name."""
-    found: dict[str, Game] = {}
-    for module_name in game_modules():
-        module = importlib.import_module(f"parlour.games.{module_name}")
-        game = getattr(module, "GAME", None)
-        if not isinstance(game, Game):
-            raise TypeError(f"parlour.games.{module_name} does not export GAME (a Game)")
-        if game.name != module_name:
-            raise ValueError(f"game {game.name!r} lives in folder {module_name!r}")
-        found[game.name] = game
-    return found
+    return {name: load_game(name) for name in game_modules()}
 
 
 def get_game(name: str) -> Game:
-    """The registered game called `name`; KeyError if there is none."""
-    try:
-        return games()[name]
-    except KeyError:
-        raise KeyError(f"no game named {name!r}; known: {sorted(games())}") from None
+    """The registered game called `name` (importing only that game); KeyError if none."""
+    if name not in game_modules():
+        raise KeyError(f"no game named {name!r}; known: {game_modules()}")
+    return load_game(name)
 
 
 def playable_games() -> list[Game]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from google.protobuf.message import Message
+
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, copy_message
 
 

@@ -9,6 +9,7 @@ import time
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
+
 from parlour.engine import runtime
 from parlour.engine.game import Game, IllegalAction, InvalidOptions
 from parlour.rpc import metrics

@@ -40,7 +40,10 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         return await self.core.act(request)
 
     async def ActStream(self, request_iterator, context):
-        """Answer each multiplexed Act as soon as it is done (possibly out of order)."""
+        """Answer each multiplexed Act as soon as it is done (possibly out of order).
+
+        Acts may arrive batched; answers ready at the same moment leave as one batch.
+        """
         out: asyncio.Queue = asyncio.Queue()
         running: set[asyncio.Task] = set()
 
@@ -55,10 +58,11 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
                 out.put_nowait(pb.ActStreamResponse(call_id=call.call_id, response=response))
 
         async def read() -> None:
-            async for call in request_iterator:
-                task = asyncio.create_task(answer(call))
-                running.add(task)
-                task.add_done_callback(running.discard)
+            async for message in request_iterator:
+                for call in message.batch or (message,):
+                    task = asyncio.create_task(answer(call))
+                    running.add(task)
+                    task.add_done_callback(running.discard)
             if running:
                 await asyncio.wait(set(running))
             out.put_nowait(None)
@@ -66,6 +70,13 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         reader = asyncio.create_task(read())
         try:
             while (item := await out.get()) is not None:
-                yield item
+                batch = [item]
+                while not out.empty():
+                    nxt = out.get_nowait()
+                    if nxt is None:
+                        out.put_nowait(None)
+                        break
+                    batch.append(nxt)
+                yield batch[0] if len(batch) == 1 else pb.ActStreamResponse(batch=batch)
         finally:
             reader.cancel()

@@ -11,6 +11,11 @@ def events(match: str) -> str:
     return f"parlour:{{{match}}}:events"
 
 
+def match_of(key: str) -> str:
+    """The match id inside any of a match's keys."""
+    return key[key.index("{") + 1 : key.index("}")]
+
+
 def meta(match: str) -> str:
     """Hash: game, seats, spectators, name:<seat>, token:<seat>, t:<token hash> -> seat."""
     return f"parlour:{{{match}}}:meta"

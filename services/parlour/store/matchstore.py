@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from importlib import resources
 
 import redis.asyncio as aioredis
-from parlour.store import keys
 from redis.exceptions import NoScriptError
+
+from parlour.store import keys
 
 EVERYONE = b"*"
 
@@ -256,7 +257,7 @@ class MatchStore:
         else:
             reply = await self.redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
             entries = reply[0][1] if reply else []
-        return [_parse_entry(entry_id, fields) for entry_id, fields in entries]
+        return [parse_entry(entry_id, fields) for entry_id, fields in entries]
 
     async def last_sequence(self, match: str) -> int:
         """The newest sequence in the stream (0 when empty)."""
@@ -273,7 +274,8 @@ def _sequence(entry_id: bytes) -> int:
     return int(entry_id.split(b"-", 1)[0])
 
 
-def _parse_entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+def parse_entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    """A stream entry as a StoredEvent."""
     return StoredEvent(
         sequence=_sequence(entry_id),
         payload=fields[b"e"],
