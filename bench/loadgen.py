@@ -28,13 +28,13 @@ from functools import cache
 
 import grpc
 from google.protobuf import any_pb2
+
+from bench.stats import summarize_ms
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
 from parlour.engine.local import LocalMatch
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.gateway.v1 import gateway_pb2 as gw
-
-from bench.stats import summarize_ms
 
 GAME = "tinycards"
 SEATS = 2
@@ -131,8 +131,9 @@ async def play_unary(client: GatewayClient, m: Prepared, rec: Recorder) -> None:
 
     async def subscriber(call) -> None:
         async for item in call:
-            if item.HasField("event"):
-                event = item.event
+            kind = item.WhichOneof("kind")
+            events = {"event": [item.event], "batch": item.batch.events}.get(kind, [])
+            for event in events:
                 rec.delivered(submitted[event.version], clock())
                 if event.sequence >= final:
                     return

@@ -24,14 +24,14 @@ from pathlib import Path
 
 import grpc
 import redis.asyncio as aioredis
+
+from bench import floors, loadgen, profile
+from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
-
-from bench import floors, loadgen, profile
-from bench.stats import CpuMeter
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET_LEVEL = 64
