@@ -8,8 +8,8 @@ pushes PLACE_ROOM (rotation) and FILL_SAFE (which cubes) frames.
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import cards, characters, holmes
-from parlour.games.murdercastle.board import STEPS, Castle, opposite, tile_of
+from parlour.games.murdercastle import cards, characters, effects, holmes
+from parlour.games.murdercastle.board import Castle, opposite, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import (
     advance_wheel,
@@ -19,6 +19,7 @@ from parlour.games.murdercastle.cubes import (
     total,
     unloading,
 )
+from parlour.games.murdercastle.pieces import move_player, reveal_tile
 from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -50,7 +51,7 @@ def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     player = state.players[seat]
     found: list[pb.Action] = []
     if not frame.started:
-        found += cards.plays_at_action_start(state, frame)
+        found += plays_at_action_start(state, frame)
     tile = frame.action
     mandatory = False
     if frame.count:
@@ -81,6 +82,14 @@ def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     return found
 
 
+def plays_at_action_start(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
+    """Cards and abilities a seat may use before it begins its action (not in an Event draw)."""
+    if frame.action == pb.ACTION_TILE_DRAW:
+        return []
+    return cards.plays(state, frame.seat, frame) + characters.ability_actions(
+        state, frame.seat, frame)
+
+
 def collect_options(state: pb.State, seat: int, castle: Castle) -> list[pb.Action]:
     """Cubes the seat may collect from its room (Rulebook: Collect Evidence)."""
     player = state.players[seat]
@@ -100,7 +109,7 @@ def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
     if kind == "pass":
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         pop(state)
-        cards.fall_if_pending(state, frame)
+        effects.fall_if_pending(state, frame)
         return
     if kind == "play":
         cards.play(state, seat, action.play.card, out, frame)
@@ -129,16 +138,6 @@ def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
         holmes.reveal(state, seat, frame.escape_ready, out)
 
 
-def move_player(state: pb.State, seat: int, place: int, how: str, out: Out) -> None:
-    """Move a seat into a room."""
-    player = state.players[seat]
-    out.append(public(pb.Event(moved=pb.Moved(seat=seat, from_place=player.place, to_place=place,
-                                              how=how))))
-    player.place = place
-    player.blind_progress = 0
-    player.partnered = False
-
-
 def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out) -> None:
     """Move a cube from the unloading gondola into a safe; turn the wheel once it is empty."""
     castle = Castle(state)
@@ -153,19 +152,6 @@ def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out) ->
 def explore(state: pb.State, seat: int, side: int, out: Out) -> None:
     """Reveal the top room tile beyond a doorway (Rulebook: Explore the Castle)."""
     reveal_tile(state, seat, state.players[seat].place, side, state.room_pile.pop(), out)
-
-
-def reveal_tile(state: pb.State, seat: int, place: int, side: int, tile: int, out: Out) -> None:
-    """Place a revealed tile: a Brick Wall at once, a room after choosing its rotation."""
-    out.append(public(pb.Event(revealed=pb.RoomRevealed(seat=seat, tile=tile))))
-    origin = Castle(state).placed[tile_of(place)]
-    dx, dy = STEPS[side]
-    x, y = origin.x + dx, origin.y + dy
-    if catalogue().is_brick_wall(tile):
-        placed = state.tiles.add(tile=tile, x=x, y=y, level=origin.level)
-        out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
-        return
-    push(state, pb.FRAME_KIND_PLACE_ROOM, seat, tile=tile, x=x, y=y, side=side, place=place)
 
 
 def rotation_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
@@ -240,7 +226,7 @@ def collect(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
     move(castle.safe(player.place), player.board, colour)
     out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place,
                                                       colour=colour))))
-    cards.after_cube_taken(state, seat, player.place, frame, out)
+    effects.after_cube_taken(state, seat, player.place, frame, out)
 
 
 def select(state: pb.State, seat: int, tile: int, out: Out) -> None:

@@ -12,6 +12,8 @@ from parlour.games.murdercastle import cards
 from parlour.games.murdercastle.board import STEPS as STEPS_XY
 from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.defence import DEFENCES
+from parlour.games.murdercastle.pieces import reveal_tile
 from parlour.games.murdercastle.stack import Out, pop, private, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -28,19 +30,11 @@ def can_mimic(state: pb.State, seat: int, frame: pb.Frame | None) -> bool:
         return False
     card = state.event_discard[-1]
     kind = cards.kind_of(card)
-    if kind.kind in cards.DEFENCES:
+    if kind.kind in DEFENCES:
         return False
     if not kind.keep:
         return True
     return cards.playable(state, seat, card, frame)
-
-
-def can_mimic_defence(state: pb.State, seat: int, category: str) -> bool:
-    """Lola may answer an attack by mimicking a matching defence on top of the discard pile."""
-    player = state.players[seat]
-    if player.character != pb.CHARACTER_LOLA or player.ability_used or not state.event_discard:
-        return False
-    return category in cards.kind_of(state.event_discard[-1]).defends
 
 
 def hoyt_targets(state: pb.State, seat: int) -> list[int]:
@@ -185,8 +179,6 @@ def _jeremiah(state: pb.State, frame: pb.Frame, out: Out) -> None:
         return
     pop(state)
     state.room_pile.remove(frame.tile)
-    from parlour.games.murdercastle.actions import reveal_tile
-
     reveal_tile(state, seat, place, frame.side, frame.tile, out)
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.game import IllegalAction
-from parlour.games.murdercastle import actions, cards, characters, holmes
+from parlour.games.murdercastle import actions, cards, characters, defence, effects, holmes
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import complete, needed, total
+from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import action_tiles, selections_per_round
 from parlour.games.murdercastle.stack import Out, key_order, pop, private, public, push, top
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -94,7 +95,7 @@ def settle(state: pb.State, out: Out) -> None:
             continue
         if frame.kind == pb.FRAME_KIND_ACT and _finished_act(frame):
             pop(state)
-            cards.fall_if_pending(state, frame)
+            effects.fall_if_pending(state, frame)
             continue
         if frame.kind == pb.FRAME_KIND_FILL_SAFE and actions.fill_forced(state, frame, out):
             continue
@@ -166,6 +167,14 @@ def leaders(state: pb.State) -> tuple[int, ...]:
     """Seats with the most evidence collected, fewest strikes breaking ties."""
     best = max((total(p.board), -p.strikes) for p in state.players)
     return tuple(s for s, p in enumerate(state.players) if (total(p.board), -p.strikes) == best)
+
+
+def _step_effect(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """The next stage of an Event Card effect or of a character ability."""
+    if frame.character:
+        characters.step(state, frame, out)
+    else:
+        effects.step_effect(state, frame, out)
 
 
 def _drive(state: pb.State, out: Out) -> None:
@@ -261,7 +270,7 @@ def _escape(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
     pop(state)
     kind = action.WhichOneof("kind")
     if kind == "move":
-        actions.move_player(state, seat, action.move.place, "escape", out)
+        move_player(state, seat, action.move.place, "escape", out)
         out.append(public(pb.Event(spared=pb.Spared(seat=seat, reason="escape"))))
         holmes.escaped(state)
     elif kind == "ability":
@@ -362,18 +371,18 @@ def _give(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: O
 
 
 def _defend_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return cards.defend_options(state, frame)
+    return defence.defend_options(state, frame)
 
 
 def _defend(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
     kind = action.WhichOneof("kind")
     if kind == "play":
-        cards.defend(state, frame, action.play.card, out)
+        defence.defend(state, frame, action.play.card, out)
     elif kind == "ability":
         player = state.players[seat]
         player.ability_used = True
         out.append(public(pb.Event(ability=pb.AbilityUsed(seat=seat, character=player.character))))
-        cards.defend(state, frame, 0, out)
+        defence.defend(state, frame, 0, out)
     else:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         pop(state)
@@ -393,7 +402,7 @@ def _hide(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: O
 
 def _event_move_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     if frame.card:
-        rooms = cards.passage_moves(state, seat)
+        rooms = effects.passage_moves(state, seat)
     else:
         castle = Castle(state)
         rooms = [p for p in castle.neighbours(state.players[seat].place) if p != state.holmes]
@@ -407,7 +416,7 @@ def _event_move(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
         pop(state)
         return
     how = "secret passage" if frame.card else "escape"
-    actions.move_player(state, seat, action.move.place, how, out)
+    move_player(state, seat, action.move.place, how, out)
     frame.count -= 1
     if not frame.count:
         pop(state)
@@ -437,7 +446,7 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,
     pb.FRAME_KIND_ENCOUNTER: holmes.step_encounter,
     pb.FRAME_KIND_FOLLOW: holmes.step_follow,
-    pb.FRAME_KIND_EFFECT: cards.step_effect,
-    pb.FRAME_KIND_FALL: cards.step_fall,
+    pb.FRAME_KIND_EFFECT: _step_effect,
+    pb.FRAME_KIND_FALL: effects.step_fall,
     pb.FRAME_KIND_END_ROUND: _end_round,
 }

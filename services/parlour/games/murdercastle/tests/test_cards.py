@@ -360,7 +360,7 @@ def test_holmes_is_alerted_keep_card_in_a_window():
 def test_a_maze_landing_zone_needs_a_room_beside_its_side():
     """A Landing Zone goes on a side of The Maze only if a room is built beside that side
     (Rulebook: The Maze)."""
-    from parlour.games.murdercastle.cards import landing_rooms
+    from parlour.games.murdercastle.effects import landing_rooms
 
     state = game([A, H])
     add_room(state, 5, 0, -1, cubes={RED: 1})  # its south-east side touches the Pharmacy

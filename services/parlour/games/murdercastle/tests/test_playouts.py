@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine.conformance import play_random
 from parlour.games.murdercastle.rules import GAME
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine.game import InvalidOptions
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
