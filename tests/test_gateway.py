@@ -197,3 +197,21 @@ async def test_heartbeats_on_idle_stream(gateway):
         if item.HasField("heartbeat"):
             assert item.heartbeat.last_sequence == 0
             break
+
+
+async def test_wrong_type_action_is_invalid_argument_with_bad_request(gateway):
+    """A wrong-type Any is INVALID_ARGUMENT carrying ErrorInfo and a BadRequest field violation."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    match, players = await seated_match(gateway)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await players[0].submit(tc.View())
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    details = rpc_status.from_call(err.value).details
+    kinds = {d.type_url.rsplit(".", 1)[-1] for d in details}
+    assert kinds == {"ErrorInfo", "BadRequest"}
+    bad = error_details_pb2.BadRequest()
+    next(d for d in details if d.Is(bad.DESCRIPTOR)).Unpack(bad)
+    assert bad.field_violations[0].field == "action"
+    assert (await gateway.match(match.name)).progress.version == 1
