@@ -181,3 +181,18 @@ async def test_act_stream_multiplexes(rules, match_id):
     answers = {r.call_id: r async for r in rules.ActStream(requests())}
     assert answers[1].HasField("response") and answers[1].response.result.progress.version == 2
     assert answers[2].error.code == grpc.StatusCode.NOT_FOUND.value[0]
+
+
+async def test_describe_game_serves_a_published_catalogue(store):
+    """A game that publishes its catalogue has it in DescribeGame, packed as an Any."""
+    game = get_game("houseofhorrors")
+    server, port, _health, watcher = await rules_server.start(game, store)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.RulesServiceStub(channel)
+            info = (await stub.DescribeGame(pb.DescribeGameRequest())).game
+        assert info.catalogue.TypeName() == "parlour.games.houseofhorrors.v1.Catalogue"
+        assert info.catalogue.value == game.catalogue().SerializeToString(deterministic=True)
+    finally:
+        watcher.cancel()
+        await server.stop(None)

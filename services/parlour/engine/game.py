@@ -140,6 +140,10 @@ class Game(abc.ABC):
         """(options, seats) pairs the conformance suite plays; default: every seat count."""
         return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
 
+    def catalogue(self) -> Message | None:
+        """The game's cards/tiles as a message, served to clients by DescribeGame (optional)."""
+        return None
+
     # -- text for logs and the demo feed -------------------------------------
     def describe_action(self, action: Message) -> str:
         """One line for a log or feed."""

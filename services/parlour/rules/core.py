@@ -67,7 +67,8 @@ class RulesCore:
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""
         g = self.game
-        return pb.GameInfo(
+        catalogue = g.catalogue()
+        info = pb.GameInfo(
             game=g.name,
             display_name=g.display_name,
             min_seats=g.min_seats,
@@ -79,6 +80,9 @@ class RulesCore:
             view_type=g.view_type.DESCRIPTOR.full_name,
             for_tests=g.for_tests,
         )
+        if catalogue is not None:
+            info.catalogue.CopyFrom(pack(catalogue))
+        return info
 
     def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
         """Version, pending decisions and outcome of a state."""

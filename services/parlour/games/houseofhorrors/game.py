@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from google.protobuf.message import Message
+
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
 from parlour.games.houseofhorrors import butler, spoils, text, turns, views
-from parlour.games.houseofhorrors.catalogue import ALL_IDS
+from parlour.games.houseofhorrors.catalogue import ALL_IDS, catalogue_message
 from parlour.games.houseofhorrors.decks import reveal_rooms, set_up
 from parlour.games.houseofhorrors.rounds import scores, winners
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
@@ -130,6 +131,9 @@ class HouseOfHorrors(Game):
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
         return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
+
+    def catalogue(self) -> pb.Catalogue:
+        return catalogue_message()
 
     def describe_action(self, action: pb.Action) -> str:
         return text.describe_action(action)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine import runtime
 from parlour.engine.game import IllegalAction
 from parlour.games.clashofminds import GAME

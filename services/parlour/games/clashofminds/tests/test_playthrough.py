@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from parlour.games.clashofminds.tests.playthrough import feed
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 

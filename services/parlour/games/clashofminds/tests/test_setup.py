@@ -88,6 +88,7 @@ def test_initial_setup_reveals_all_then_both_draw_back_to_five():
 def test_seats_other_than_two_are_refused():
     """Clash of Minds is a two-player game. (Rulebook: Game Description)"""
     import pytest
+
     from parlour.engine.game import InvalidOptions
 
     with pytest.raises(InvalidOptions):

@@ -4,6 +4,7 @@ Mages)."""
 from __future__ import annotations
 
 import pytest
+
 from parlour.games.houseofhorrors.catalogue import by_name, card
 from parlour.games.houseofhorrors.effects import COUNTED, item_bonus
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb

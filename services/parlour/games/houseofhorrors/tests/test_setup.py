@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng
 from parlour.games.houseofhorrors import GAME

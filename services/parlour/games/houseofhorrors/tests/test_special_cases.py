@@ -4,6 +4,7 @@ Game)."""
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine import runtime
 from parlour.engine.game import IllegalAction
 from parlour.games.houseofhorrors import GAME
