@@ -395,3 +395,27 @@ def test_liquid_courage_on_a_trapdoor_collects_two_cubes_before_the_fall():
     start_tile(without, 0, pb.ACTION_TILE_COLLECT)  # the bonus would allow 2
     play(without, 0, collect=pb.Collect(colour=RED))
     assert without.players[0].place == place_of(9) and total(without.players[0].board) == 11
+
+
+def test_no_effect_cards_and_defences_cannot_be_countered():
+    """No Effect cards cannot be countered, and a defence cannot counter a defence: nobody is
+    asked to defend against them (Rulebook: Event Card Effects; Clarifications)."""
+    state = game([A, H, L])
+    add_room(state, 4, 0, -1)
+    give(state, 0, card_of("secret_passage"))
+    give(state, 1, card_of("not_so_fast"), card_of("barter"))
+    give(state, 2, card_of("pickpocket"), card_of("not_so_fast", 1))
+    set_board(state, 1, [2, 2, 2, 2, 2])
+    set_board(state, 2, [2, 2, 2, 2, 2])
+    open_window(state, key=0)
+    play(state, 0, play=pb.PlayEvent(card=card_of("secret_passage")))
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_MOVE  # Hoyt holds defences: not asked
+    play(state, 0, **PASS)
+    play(state, 1, **PASS)
+    play(state, 2, play=pb.PlayEvent(card=card_of("pickpocket")))
+    play(state, 2, target=pb.ChooseSeat(seat=1))
+    assert frame(state).kind == pb.FRAME_KIND_DEFEND and frame(state).seat == 1
+    play(state, 1, play=pb.PlayEvent(card=card_of("not_so_fast")))
+    # Lola holds a Not So Fast too, but nobody may answer a defence
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW and frame(state).seats[0] == 2
+    assert list(state.players[1].board.counts) == [2, 2, 2, 2, 2]
