@@ -18,7 +18,7 @@ from parlour.games.clashofminds.catalogue import (
     SETUP_CARDS,
     THREADS,
 )
-from parlour.games.clashofminds.table import PUBLIC, draw_up_to, move_clock, only, opponent
+from parlour.games.clashofminds.table import draw_up_to, move_clock, only, opponent
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 
@@ -63,7 +63,7 @@ def arrange_crime(state: pb.State, action: pb.ArrangeCrime) -> list[Emitted]:
         thread.crime_card = card
     del state.crime_drawn[:]
     events = [
-        Emitted(pb.Event(crime_arranged=pb.CrimeArranged()), to=PUBLIC),
+        Emitted(pb.Event(crime_arranged=pb.CrimeArranged()), hidden_from=only(MORIARTY)),
         Emitted(pb.Event(crime_arranged=pb.CrimeArranged(order=action.order)), to=only(MORIARTY)),
     ]
     return events + start_round(state)
@@ -123,7 +123,7 @@ def draw_agent(state: pb.State, seat: int) -> list[Emitted]:
     player.agent.in_play = True
     player.agent.activated = False
     return [
-        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat)), to=PUBLIC),
+        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat)), hidden_from=only(seat)),
         Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat, agent=player.agent.agent)),
                 to=only(seat)),
     ]
@@ -180,7 +180,7 @@ def place_setup_card(state: pb.State, seat: int, action: pb.PlaceSetupCard) -> l
     player.played_this_round += 1
     events = [
         Emitted(pb.Event(setup_card_placed=pb.SetupCardPlaced(seat=seat, thread=action.thread)),
-                to=PUBLIC),
+                hidden_from=only(seat)),
         Emitted(pb.Event(setup_card_placed=pb.SetupCardPlaced(
             seat=seat, thread=action.thread, card=action.card)), to=only(seat)),
     ]

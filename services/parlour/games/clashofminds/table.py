@@ -13,9 +13,6 @@ from parlour.games.clashofminds.catalogue import (
 )
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
-#: Audience of a public event (and of a private event's public twin): every seat and spectators.
-PUBLIC = None
-
 
 def opponent(seat: int) -> int:
     """The other player."""
@@ -77,7 +74,7 @@ def draw(state: pb.State, seat: int, count: int) -> list[Emitted]:
     player.hand.extend(drawn)
     if drawn:
         events.append(Emitted(pb.Event(cards_drawn=pb.CardsDrawn(seat=seat, count=len(drawn))),
-                              to=PUBLIC))
+                              hidden_from=only(seat)))
         events.append(Emitted(pb.Event(cards_drawn=pb.CardsDrawn(
             seat=seat, count=len(drawn), cards=sorted(drawn))), to=only(seat)))
     return events

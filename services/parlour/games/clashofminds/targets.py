@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from parlour.engine.game import Emitted, IllegalAction
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
-from parlour.games.clashofminds.table import PUBLIC, discarded, only, opponent
+from parlour.games.clashofminds.table import discarded, only, opponent
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 INFLUENCE = pb.EFFECT_SOURCE_INFLUENCE
@@ -151,7 +151,9 @@ def _look(state: pb.State, effect: pb.PendingEffect, action: pb.Action) -> list[
     crime_thread = state.threads[thread]
     crime_thread.seen_by_holmes = True
     return [
-        Emitted(pb.Event(crime_card_seen=pb.CrimeCardSeen(thread=thread)), to=PUBLIC),
+        Emitted(
+            pb.Event(crime_card_seen=pb.CrimeCardSeen(thread=thread)), hidden_from=only(HOLMES)
+        ),
         Emitted(pb.Event(crime_card_seen=pb.CrimeCardSeen(
             thread=thread, crime_card=crime_thread.crime_card)), to=only(HOLMES)),
     ]

@@ -16,7 +16,6 @@ from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
 from parlour.games.clashofminds.rounds import start_turn
 from parlour.games.clashofminds.summary import conclude
 from parlour.games.clashofminds.table import (
-    PUBLIC,
     at_site,
     can_draw,
     crime_in_force,
@@ -177,7 +176,7 @@ def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitt
     secret.CopyFrom(where)
     secret.card = action.card
     return _mark_used(state, seat, ctx, action.action_card) + [
-        Emitted(pb.Event(support_added=where), to=PUBLIC),
+        Emitted(pb.Event(support_added=where), hidden_from=only(seat)),
         Emitted(pb.Event(support_added=secret), to=only(seat)),
     ]
 
@@ -260,7 +259,7 @@ def place_action_card(state: pb.State, seat: int, action: pb.PlaceActionCard) ->
     state.players[seat].final_slots.add(card=action.card, thread=action.thread)
     events = [
         Emitted(pb.Event(action_card_placed=pb.ActionCardPlaced(seat=seat, thread=action.thread)),
-                to=PUBLIC),
+                hidden_from=only(seat)),
         Emitted(pb.Event(action_card_placed=pb.ActionCardPlaced(
             seat=seat, thread=action.thread, card=action.card)), to=only(seat)),
     ]
