@@ -4,7 +4,9 @@ Trapdoors and Trapdoor Landing Zones; Hidden Bookcase Pathways)."""
 from __future__ import annotations
 
 from parlour.games.murdercastle.board import Castle, place_of
+from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
+from parlour.games.murdercastle.effects import landing_rooms
 from parlour.games.murdercastle.tests.scenario import (
     BLUE,
     GREEN,
@@ -35,8 +37,6 @@ PASS = {"pass": pb.Pass()}
 
 
 def plays(state: pb.State, seat: int) -> set[str]:
-    from parlour.games.murdercastle.catalogue import catalogue
-
     return {catalogue().event(a.play.card).kind for a in legal(state, seat) if a.HasField("play")}
 
 
@@ -360,8 +360,6 @@ def test_holmes_is_alerted_keep_card_in_a_window():
 def test_a_maze_landing_zone_needs_a_room_beside_its_side():
     """A Landing Zone goes on a side of The Maze only if a room is built beside that side
     (Rulebook: The Maze)."""
-    from parlour.games.murdercastle.effects import landing_rooms
-
     state = game([A, H])
     add_room(state, 5, 0, -1, cubes={RED: 1})  # its south-east side touches the Pharmacy
     add_room(state, 4, 5, 5, cubes={RED: 1})

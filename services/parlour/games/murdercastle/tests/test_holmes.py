@@ -3,6 +3,7 @@ Effects: The Whitechapel Suite)."""
 
 from __future__ import annotations
 
+from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
@@ -179,3 +180,17 @@ def test_lights_out_reshuffles_and_holmes_stays():
     play(state, 0, reveal=pb.RevealHolmes())
     assert state.holmes == place_of(9)
     assert len(state.holmes_deck) == 33 and not state.holmes_discard
+
+
+def test_no_escape_bonus_at_the_end_of_the_round():
+    """The Move Holmes bonus does not apply to the end-of-round movement card (Rulebook: Move
+    Holmes: Selection Bonus)."""
+    state = game([H, L])
+    castle_with_rooms(state)
+    state.players[0].place = place_of(4)
+    set_board(state, 0, [4, 0, 0, 0, 0])
+    stack_holmes(state, movement_card((4, 13)))
+    state.selections = 4
+    del state.frames[:]
+    flow.settle(state, [])  # the round ends: the key holder reveals
+    assert state.holmes == place_of(4) and state.players[0].strikes == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.tests.scenario import (
     add_room,
@@ -29,14 +30,8 @@ def test_black_closet_draws_an_extra_card_at_the_end_of_the_round():
     stack_events(state, card_of("barter"))
     state.selections = 4
     del state.frames[:]
-    play_round_end(state)
+    flow.settle(state, [])  # the round ends
     assert state.players[1].keep == [card_of("barter")] and state.round == 1
-
-
-def play_round_end(state: pb.State) -> None:
-    from parlour.games.murdercastle import flow
-
-    flow.settle(state, [])
 
 
 def test_holmes_in_the_maze_picks_a_side():
