@@ -3,8 +3,8 @@
 One reader task per gateway reads every subscribed match's Redis stream and
 hands each entry to each of that match's subscribers' bounded queues. A
 subscriber tracks the last sequence it has passed and fills any gap from
-Redis history, so joining late, resuming, or overflowing its queue (a slow reader) never loses or repeats an event and
-never holds up other subscribers.
+Redis history, so joining late, resuming, or overflowing its queue (a slow
+reader) never loses or repeats an event and never holds up other subscribers.
 """
 
 from __future__ import annotations

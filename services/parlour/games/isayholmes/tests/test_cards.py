@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from parlour.engine.game import IllegalAction
 from parlour.games.isayholmes.tests.position import (
     A,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from parlour.games.isayholmes.catalogue import (
     DECK,
     HAND_SIZE,

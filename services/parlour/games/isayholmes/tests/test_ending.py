@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from parlour.engine.game import IllegalAction
 from parlour.games.isayholmes import GAME
 from parlour.games.isayholmes.tests.position import (

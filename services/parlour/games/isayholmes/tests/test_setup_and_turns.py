@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+
 from parlour.engine.game import IllegalAction, InvalidOptions
 from parlour.games.isayholmes import GAME
 from parlour.games.isayholmes.catalogue import deal_out_stack
