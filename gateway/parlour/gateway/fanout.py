@@ -146,21 +146,19 @@ class EventHub:
         self._reader_id: int | None = None
         self._reader: asyncio.Task | None = None
 
-    async def check_resumable(self, match: str, after: int) -> None:
-        """Refuse a resume point older than the kept history."""
-        first = await self.store.first_sequence(match)
-        if first is not None and first > after + 1:
-            raise history_trimmed(after, first)
-
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):
-        """A Subscription, attached to the match's feed for the duration."""
-        await self.check_resumable(match, after)
+        """A Subscription, attached to the match's feed for the duration.
+
+        Refuses (OUT_OF_RANGE) a resume point older than the kept history.
+        """
+        first, last = await self.store.stream_bounds(match)
+        if first is not None and first > after + 1:
+            raise history_trimmed(after, first)
         subscription = Subscription(self, match, seat, after, self.queue_size)
         feed = self.feeds.get(match)
         if feed is None:
-            cursor = await self.store.last_sequence(match)
-            feed = self.feeds.setdefault(match, MatchFeed(cursor))
+            feed = self.feeds.setdefault(match, MatchFeed(last))
             await self._include_new_feed()
         feed.subscribers.add(subscription)
         try:

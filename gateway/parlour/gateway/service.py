@@ -16,6 +16,7 @@ from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, classify, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
 from parlour.store.matchstore import MatchNotFound, MatchStore, StoredEvent
 
 MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
@@ -49,6 +50,26 @@ class Viewer:
         self.seat = seat
 
 
+def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
+    """The caller's seat from its token (None: spectator), checked against the metadata."""
+    if token is not None:
+        seat = meta.get(f"t:{tokens.token_hash(token)}") if token else None
+        if seat is None:
+            raise unauthenticated(
+                "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
+            )
+        return Viewer(match, meta["game"], int(seat))
+    if seated:
+        raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
+    if meta.get("spectators") != "1":
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            "SPECTATORS_NOT_ALLOWED",
+            "this match does not allow spectators",
+        )
+    return Viewer(match, meta["game"], None)
+
+
 class GatewayService(gw_grpc.GatewayServiceServicer):
     """The public API."""
 
@@ -64,56 +85,25 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         match = match_id_of(match_name)
         token = tokens.token_from_metadata(context.invocation_metadata())
         fields = ["game", "spectators"] + ([f"t:{tokens.token_hash(token)}"] if token else [])
-        values = await self.store.redis.hmget(f"parlour:{{{match}}}:meta", fields)
+        values = await self.store.redis.hmget(keys.meta(match), fields)
         if values[0] is None:
             raise not_found("match", match_name)
-        game = values[0].decode()
-        if token is not None:
-            if not token or values[2] is None:
-                raise unauthenticated(
-                    "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
-                )
-            return Viewer(match, game, int(values[2]))
-        if seated:
-            raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
-        if values[1] != b"1":
-            raise ServiceError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "SPECTATORS_NOT_ALLOWED",
-                "this match does not allow spectators",
-            )
-        return Viewer(match, game, None)
+        meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
+        return resolve_viewer(match, meta, token, seated)
 
     async def match_resource(self, match: str) -> gw.Match:
         """The Match resource from metadata and stored progress."""
+        return match_resource(match, *await self.meta_and_progress(match))
+
+    async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes]:
+        """A match's metadata and progress bytes; NOT_FOUND before both exist."""
         try:
-            meta = await self.store.meta(match)
+            meta, progress = await self.store.meta_and_progress(match)
         except MatchNotFound:
             raise not_found("match", f"matches/{match}") from None
-        progress_bytes = await self.store.progress(match)
-        if progress_bytes is None:
+        if progress is None:
             raise not_found("match", f"matches/{match}")
-        progress = rules.MatchProgress.FromString(progress_bytes)
-        seats = int(meta["seats"])
-        resource = gw.Match(
-            name=f"matches/{match}",
-            game=meta["game"],
-            allow_spectators=meta.get("spectators") == "1",
-            progress=progress,
-        )
-        for seat in range(seats):
-            resource.seats.add(
-                seat=seat,
-                occupied=f"token:{seat}" in meta,
-                display_name=meta.get(f"name:{seat}", ""),
-            )
-        if progress.HasField("outcome"):
-            resource.status = gw.MATCH_STATUS_FINISHED
-        elif all(s.occupied for s in resource.seats):
-            resource.status = gw.MATCH_STATUS_ACTIVE
-        else:
-            resource.status = gw.MATCH_STATUS_WAITING
-        return resource
+        return meta, progress
 
     async def act(self, viewer: Viewer, request: gw.SubmitActionRequest) -> gw.SubmitActionResponse:
         """Forward one action for the caller's seat."""
@@ -186,7 +176,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 )
             except ServiceError as error:
                 if error.code != grpc.StatusCode.ALREADY_EXISTS:
-                    await self.store.redis.delete(f"parlour:{{{match}}}:meta")
+                    await self.store.redis.delete(keys.meta(match))
                     raise
         return gw.CreateMatchResponse(match=await self.match_resource(match))
 
@@ -263,9 +253,12 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         first = await anext(request_iterator, None)
         if first is None or not first.HasField("open"):
             raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
-        viewer = await self.viewer(first.open.match, context, seated=False)
+        match = match_id_of(first.open.match)
+        meta, progress = await self.meta_and_progress(match)
+        token = tokens.token_from_metadata(context.invocation_metadata())
+        viewer = resolve_viewer(match, meta, token, seated=False)
         out: asyncio.Queue = asyncio.Queue()
-        opened = gw.SessionOpened(match=await self.match_resource(viewer.match))
+        opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
             opened.seat = viewer.seat
         out.put_nowait(gw.PlayResponse(opened=opened))
@@ -346,3 +339,28 @@ def _refusal(request_id: str, error: ServiceError) -> gw.PlayResponse:
             reason=error.reason,
         )
     )
+
+
+def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:
+    """The Match resource from metadata and stored progress."""
+    progress = rules.MatchProgress.FromString(progress_bytes)
+    seats = int(meta["seats"])
+    resource = gw.Match(
+        name=f"matches/{match}",
+        game=meta["game"],
+        allow_spectators=meta.get("spectators") == "1",
+        progress=progress,
+    )
+    for seat in range(seats):
+        resource.seats.add(
+            seat=seat,
+            occupied=f"token:{seat}" in meta,
+            display_name=meta.get(f"name:{seat}", ""),
+        )
+    if progress.HasField("outcome"):
+        resource.status = gw.MATCH_STATUS_FINISHED
+    elif all(s.occupied for s in resource.seats):
+        resource.status = gw.MATCH_STATUS_ACTIVE
+    else:
+        resource.status = gw.MATCH_STATUS_WAITING
+    return resource

@@ -120,9 +120,15 @@ class MatchStore:
         args = ["v", 1, "q", 0, "s", state, "p", progress]
         return bool(await self._create(keys=[keys.state(match)], args=args))
 
-    async def progress(self, match: str) -> bytes | None:
-        """The stored MatchProgress bytes, or None before the state exists."""
-        return await self.redis.hget(keys.state(match), "p")
+    async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes | None]:
+        """Metadata and stored MatchProgress bytes in one round trip; MatchNotFound if no match."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(match))
+        pipe.hget(keys.state(match), "p")
+        raw, progress = await pipe.execute()
+        if not raw:
+            raise MatchNotFound(match)
+        return {k.decode(): v.decode() for k, v in raw.items()}, progress
 
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
@@ -137,18 +143,6 @@ class MatchStore:
         if version is None:
             raise MatchNotFound(match)
         return int(version)
-
-    async def meta(self, match: str) -> dict[str, str]:
-        """The match metadata; MatchNotFound if there is none."""
-        raw = await self.redis.hgetall(keys.meta(match))
-        if not raw:
-            raise MatchNotFound(match)
-        return {k.decode(): v.decode() for k, v in raw.items()}
-
-    async def seat_of(self, match: str, token_hash: str) -> int | None:
-        """The seat a token hash holds, or None."""
-        seat = await self.redis.hget(keys.meta(match), f"t:{token_hash}")
-        return None if seat is None else int(seat)
 
     async def take_seat(
         self, match: str, seat: int, token_hash: str, name: str, request_id: str
@@ -259,15 +253,13 @@ class MatchStore:
             entries = reply[0][1] if reply else []
         return [parse_entry(entry_id, fields) for entry_id, fields in entries]
 
-    async def last_sequence(self, match: str) -> int:
-        """The newest sequence in the stream (0 when empty)."""
-        tail = await self.redis.xrevrange(keys.events(match), count=1)
-        return _sequence(tail[0][0]) if tail else 0
-
-    async def first_sequence(self, match: str) -> int | None:
-        """The oldest sequence still kept, or None when the stream is empty."""
-        head = await self.redis.xrange(keys.events(match), count=1)
-        return _sequence(head[0][0]) if head else None
+    async def stream_bounds(self, match: str) -> tuple[int | None, int]:
+        """(oldest kept sequence or None, newest sequence or 0) in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.events(match), count=1)
+        pipe.xrevrange(keys.events(match), count=1)
+        head, tail = await pipe.execute()
+        return (_sequence(head[0][0]) if head else None), (_sequence(tail[0][0]) if tail else 0)
 
 
 def _sequence(entry_id: bytes) -> int:
