@@ -215,3 +215,40 @@ async def test_wrong_type_action_is_invalid_argument_with_bad_request(gateway):
     next(d for d in details if d.Is(bad.DESCRIPTOR)).Unpack(bad)
     assert bad.field_violations[0].field == "action"
     assert (await gateway.match(match.name)).progress.version == 1
+
+
+async def test_play_sessions_deliver_every_visible_event_in_order(gateway):
+    """Two seats playing a whole match over Play get every ack, and exactly their visible
+    events in sequence order (the same as their StreamEvents), however acks and events merge."""
+    match, players = await seated_match(gateway, seed=21)
+    sessions = [p.session() for p in players]
+    for session in sessions:
+        assert (await session.receive()).HasField("opened")
+    received: list[list] = [[], []]
+    acks: dict[str, object] = {}
+    progress = (await players[0].view()).progress
+    step = 0
+    while not progress.HasField("outcome"):
+        seat = progress.pending[0].seat
+        action = (await players[seat].actions()).actions[-1]
+        request_id = sessions[seat].send(action, request_id=f"a{step}")
+        step += 1
+        while request_id not in acks:
+            item = await sessions[seat].receive()
+            if item.HasField("ack"):
+                acks[item.ack.request_id] = item.ack
+            elif item.HasField("event"):
+                received[seat].append(item.event.sequence)
+        progress = acks[request_id].response.result.progress
+    last = progress.last_sequence
+    for seat, session in enumerate(sessions):
+        while not received[seat] or received[seat][-1] < last:
+            item = await session.receive()
+            if item.HasField("event"):
+                received[seat].append(item.event.sequence)
+            elif item.HasField("heartbeat") and item.heartbeat.last_sequence >= last:
+                break
+        session.cancel()
+        expected = [s for s, _ in unpack_events(await collect(players[seat].events(), last))]
+        assert received[seat] == expected
+    assert len(acks) == step

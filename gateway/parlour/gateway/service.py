@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import uuid
 
@@ -10,11 +9,12 @@ import grpc
 
 from parlour.gateway import tokens
 from parlour.gateway.fanout import EventHub, Heartbeat
+from parlour.gateway.play import PlaySession
 from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.rpc import metrics
-from parlour.rpc.errors import ServiceError, classify, guarded, invalid_argument, not_found
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.matchstore import MatchNotFound, MatchStore, StoredEvent
@@ -257,88 +257,15 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         meta, progress = await self.meta_and_progress(match)
         token = tokens.token_from_metadata(context.invocation_metadata())
         viewer = resolve_viewer(match, meta, token, seated=False)
-        out: asyncio.Queue = asyncio.Queue()
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
             opened.seat = viewer.seat
-        out.put_nowait(gw.PlayResponse(opened=opened))
-        acting: set[asyncio.Task] = set()
-
-        async def acknowledge(action: gw.SubmitActionRequest) -> None:
-            try:
-                response = await self.act(viewer, action)
-            except Exception as error:  # noqa: BLE001 - relayed to the client as an ack
-                refusal = classify(error)
-                ack = gw.ActionAck(
-                    request_id=action.request_id,
-                    code=refusal.code.value[0],
-                    message=refusal.message,
-                    reason=refusal.reason,
-                )
-            else:
-                ack = gw.ActionAck(request_id=action.request_id, response=response)
-            out.put_nowait(gw.PlayResponse(ack=ack))
-
-        async def read_actions() -> None:
-            async for message in request_iterator:
-                if not message.HasField("action"):
-                    out.put_nowait(_refusal("", invalid_argument("action", "expected an action")))
-                    continue
-                task = asyncio.create_task(acknowledge(message.action))
-                acting.add(task)
-                task.add_done_callback(acting.discard)
-            if acting:
-                await asyncio.wait(set(acting))
-            out.put_nowait(None)
-
-        async def pump_events(sub) -> None:
-            async for item in sub.events(self.heartbeat):
-                if isinstance(item, Heartbeat):
-                    beat = gw.Heartbeat(last_sequence=item.last_sequence)
-                    out.put_nowait(gw.PlayResponse(heartbeat=beat))
-                    continue
-                metrics.EVENTS_SENT.inc(len(item))
-                for event in item:
-                    out.put_nowait(gw.PlayResponse(event=self.match_event(event)))
-
-        def relay_failure(task: asyncio.Task) -> None:
-            """A failed event pump (e.g. trimmed history) ends the session with its status."""
-            if not task.cancelled() and task.exception() is not None:
-                out.put_nowait(task)
-
-        async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
-            reader = asyncio.create_task(read_actions())
-            pump = asyncio.create_task(pump_events(sub))
-            pump.add_done_callback(relay_failure)
-            try:
-                while (item := await out.get()) is not None:
-                    ready = [item]
-                    while not out.empty() and ready[-1] is not None:
-                        ready.append(out.get_nowait())
-                    if ready[-1] is None:
-                        ready.pop()
-                        out.put_nowait(None)
-                    for failed in (r for r in ready if isinstance(r, asyncio.Task)):
-                        raise failed.exception()
-                    yield (
-                        ready[0]
-                        if len(ready) == 1
-                        else gw.PlayResponse(batch=gw.PlayBatch(items=ready))
-                    )
-            finally:
-                reader.cancel()
-                pump.cancel()
-
-
-def _refusal(request_id: str, error: ServiceError) -> gw.PlayResponse:
-    return gw.PlayResponse(
-        ack=gw.ActionAck(
-            request_id=request_id,
-            code=error.code.value[0],
-            message=error.message,
-            reason=error.reason,
+        session = PlaySession(
+            viewer.seat, lambda action: self.act(viewer, action), self.match_event, self.heartbeat
         )
-    )
+        async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
+            async for message in session.run(opened, request_iterator, sub):
+                yield message
 
 
 def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:

@@ -1,0 +1,137 @@
+"""One Play session: actions in; acknowledgements and the viewer's events out.
+
+Messages ready at the same moment leave as one PlayBatch. While the seat has
+actions in flight, events caused by it (and any after them, to keep order)
+are held until the action's acknowledgement, so the acting seat usually gets
+its ack and the events of its action in a single message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from parlour.gateway.fanout import Heartbeat, Subscription
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc import metrics
+from parlour.rpc.errors import ServiceError, classify, invalid_argument
+from parlour.store.matchstore import StoredEvent
+
+Act = Callable[[gw.SubmitActionRequest], Awaitable[gw.SubmitActionResponse]]
+
+
+def refusal(request_id: str, error: ServiceError) -> gw.ActionAck:
+    """An ack that carries a refusal."""
+    return gw.ActionAck(
+        request_id=request_id,
+        code=error.code.value[0],
+        message=error.message,
+        reason=error.reason,
+    )
+
+
+class PlaySession:
+    """Runs one Play stream after its `open` message."""
+
+    def __init__(
+        self,
+        seat: int | None,
+        act: Act,
+        match_event: Callable[[StoredEvent], gw.MatchEvent],
+        heartbeat: float,
+    ) -> None:
+        self.seat = seat
+        self.act = act
+        self.match_event = match_event
+        self.heartbeat = heartbeat
+        self.out: asyncio.Queue = asyncio.Queue()
+        self.in_flight = 0
+        self.held: list[tuple[int, gw.PlayResponse]] = []
+        self.acting: set[asyncio.Task] = set()
+
+    async def run(
+        self, opened: gw.SessionOpened, requests: AsyncIterator, sub: Subscription
+    ) -> AsyncIterator[gw.PlayResponse]:
+        """Yield the session's outgoing messages until the client finishes or fails."""
+        self.out.put_nowait(gw.PlayResponse(opened=opened))
+        reader = asyncio.create_task(self.read_actions(requests))
+        pump = asyncio.create_task(self.pump_events(sub))
+        pump.add_done_callback(self.relay_failure)
+        try:
+            while (item := await self.out.get()) is not None:
+                ready = [item]
+                while not self.out.empty() and ready[-1] is not None:
+                    ready.append(self.out.get_nowait())
+                if ready[-1] is None:
+                    ready.pop()
+                    self.out.put_nowait(None)
+                for failed in (r for r in ready if isinstance(r, asyncio.Task)):
+                    raise failed.exception()
+                if len(ready) == 1:
+                    yield ready[0]
+                else:
+                    yield gw.PlayResponse(batch=gw.PlayBatch(items=ready))
+        finally:
+            reader.cancel()
+            pump.cancel()
+
+    def relay_failure(self, task: asyncio.Task) -> None:
+        """A failed event pump (e.g. trimmed history) ends the session with its status."""
+        if not task.cancelled() and task.exception() is not None:
+            self.out.put_nowait(task)
+
+    async def read_actions(self, requests: AsyncIterator) -> None:
+        async for message in requests:
+            if not message.HasField("action"):
+                error = invalid_argument("action", "expected an action")
+                self.out.put_nowait(gw.PlayResponse(ack=refusal("", error)))
+                continue
+            self.in_flight += 1
+            task = asyncio.create_task(self.acknowledge(message.action))
+            self.acting.add(task)
+            task.add_done_callback(self.acting.discard)
+        if self.acting:
+            await asyncio.wait(set(self.acting))
+        self.release(None)
+        self.out.put_nowait(None)
+
+    async def acknowledge(self, action: gw.SubmitActionRequest) -> None:
+        try:
+            response = await self.act(action)
+        except Exception as error:  # noqa: BLE001 - relayed to the client as an ack
+            ack, upto = refusal(action.request_id, classify(error)), None
+        else:
+            ack = gw.ActionAck(request_id=action.request_id, response=response)
+            upto = response.result.progress.last_sequence
+        self.in_flight -= 1
+        self.release(upto)
+        self.out.put_nowait(gw.PlayResponse(ack=ack))
+
+    def release(self, upto: int | None) -> None:
+        """Send the held events up to sequence `upto`, or all once nothing is in flight."""
+        if not self.in_flight:
+            ready, self.held = self.held, []
+        elif upto is None:
+            return
+        else:
+            count = 0
+            while count < len(self.held) and self.held[count][0] <= upto:
+                count += 1
+            ready, self.held = self.held[:count], self.held[count:]
+        for _, message in ready:
+            self.out.put_nowait(message)
+
+    async def pump_events(self, sub: Subscription) -> None:
+        async for item in sub.events(self.heartbeat):
+            if isinstance(item, Heartbeat):
+                if not self.held:
+                    beat = gw.Heartbeat(last_sequence=item.last_sequence)
+                    self.out.put_nowait(gw.PlayResponse(heartbeat=beat))
+                continue
+            metrics.EVENTS_SENT.inc(len(item))
+            for event in item:
+                message = gw.PlayResponse(event=self.match_event(event))
+                if self.in_flight and (self.held or event.actor == self.seat):
+                    self.held.append((event.sequence, message))
+                else:
+                    self.out.put_nowait(message)
