@@ -7,6 +7,7 @@ import itertools
 
 import grpc
 
+from parlour.rpc.batching import take_ready
 from parlour.rpc.errors import ServiceError, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
@@ -56,13 +57,7 @@ class ActLink:
     async def _run(self, outbox: asyncio.Queue) -> None:
         async def requests():
             while (item := await outbox.get()) is not None:
-                batch = [item]
-                while not outbox.empty() and len(batch) < MAX_BATCH:
-                    nxt = outbox.get_nowait()
-                    if nxt is None:
-                        outbox.put_nowait(None)
-                        break
-                    batch.append(nxt)
+                batch = take_ready(outbox, item, MAX_BATCH)
                 yield batch[0] if len(batch) == 1 else pb.ActStreamRequest(batch=batch)
 
         call = self.stub.ActStream(requests())

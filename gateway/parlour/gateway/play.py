@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from parlour.gateway.fanout import Heartbeat, Subscription
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import metrics
+from parlour.rpc.batching import take_ready
 from parlour.rpc.errors import ServiceError, classify, invalid_argument
 from parlour.store.matchstore import StoredEvent
 
@@ -59,12 +60,7 @@ class PlaySession:
         pump.add_done_callback(self.relay_failure)
         try:
             while (item := await self.out.get()) is not None:
-                ready = [item]
-                while not self.out.empty() and ready[-1] is not None:
-                    ready.append(self.out.get_nowait())
-                if ready[-1] is None:
-                    ready.pop()
-                    self.out.put_nowait(None)
+                ready = take_ready(self.out, item)
                 for failed in (r for r in ready if isinstance(r, asyncio.Task)):
                     raise failed.exception()
                 if len(ready) == 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from parlour.rpc.batching import take_ready
 from parlour.rpc.errors import classify, guarded
 from parlour.rules.core import RulesCore
 from parlour.rules.v1 import rules_pb2 as pb
@@ -70,13 +71,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         reader = asyncio.create_task(read())
         try:
             while (item := await out.get()) is not None:
-                batch = [item]
-                while not out.empty():
-                    nxt = out.get_nowait()
-                    if nxt is None:
-                        out.put_nowait(None)
-                        break
-                    batch.append(nxt)
+                batch = take_ready(out, item)
                 yield batch[0] if len(batch) == 1 else pb.ActStreamResponse(batch=batch)
         finally:
             reader.cancel()
