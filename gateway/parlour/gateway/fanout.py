@@ -145,6 +145,7 @@ class EventHub:
         self._wake = asyncio.Event()
         self._reader_id: int | None = None
         self._reader: asyncio.Task | None = None
+        self._closing = False
 
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):
@@ -171,19 +172,21 @@ class EventHub:
     async def _include_new_feed(self) -> None:
         if self._reader is None or self._reader.done():
             self._reader = asyncio.create_task(self._read_forever())
+        await self._interrupt_read()
+
+    async def _interrupt_read(self) -> None:
+        """Make a blocked XREAD return now (it then re-reads with the current feeds)."""
         self._wake.set()
         if self._reader_id is not None:
             with contextlib.suppress(Exception):
                 await self.store.redis.client_unblock(self._reader_id)
 
     async def _read_forever(self) -> None:
-        while True:
+        while not self._closing:
             connection = self.store.redis.client()
             try:
                 self._reader_id = await connection.client_id()
                 await self._read_with(connection)
-            except asyncio.CancelledError:
-                raise
             except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
                 log.warning("event read failed", extra={"error": str(error)})
                 await asyncio.sleep(0.5)
@@ -192,7 +195,7 @@ class EventHub:
                 await connection.aclose()
 
     async def _read_with(self, connection) -> None:
-        while True:
+        while not self._closing:
             if not self.feeds:
                 self._wake.clear()
                 await self._wake.wait()
@@ -210,8 +213,13 @@ class EventHub:
                         subscriber.offer(event)
 
     async def close(self) -> None:
-        """Stop reading."""
-        if self._reader is not None:
+        """Stop reading: unblock the reader and let it close its connection itself
+        (cancelling a blocked redis-py read can stall closing the connection)."""
+        self._closing = True
+        if self._reader is None:
+            return
+        await self._interrupt_read()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._reader), 2)
+        except TimeoutError:
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
