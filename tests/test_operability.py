@@ -67,3 +67,21 @@ def test_simulate_reports_speed():
         check=True,
     ).stdout
     assert "20 games" in out and "actions/s" in out
+
+
+async def test_calls_are_counted_by_method_and_code(redis_url):
+    """Every gateway call is counted by method and status code (parlour_requests_total)."""
+    import grpc
+
+    from parlour.client import GatewayClient
+    from stack import running_stack
+
+    labels = {"service": "GatewayService", "method": "GetMatch", "code": "NOT_FOUND"}
+    before = REGISTRY.get_sample_value("parlour_requests_total", labels) or 0
+    async with running_stack(redis_url) as (address, _):
+        async with GatewayClient(address) as client:
+            try:
+                await client.match("matches/none")
+            except grpc.aio.AioRpcError:
+                pass
+    assert REGISTRY.get_sample_value("parlour_requests_total", labels) == before + 1

@@ -14,6 +14,8 @@ from grpc_status import rpc_status
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from parlour.rpc import metrics
+
 DOMAIN = "parlour"
 log = logging.getLogger("parlour.errors")
 
@@ -120,7 +122,11 @@ def classify(error: BaseException) -> ServiceError:
 
 
 def guarded(method: Callable) -> Callable:
-    """Turn exceptions raised by a servicer method into an aborted call with a status."""
+    """Turn exceptions raised by a servicer method into an aborted call with a status,
+    and count every call by service, method and status code."""
+    service, _, name = method.__qualname__.rpartition(".")
+    counted = {code: metrics.REQUESTS.labels(service, name, code.name) for code in grpc.StatusCode}
+
     if inspect.isasyncgenfunction(method):
 
         @functools.wraps(method)
@@ -131,17 +137,26 @@ def guarded(method: Callable) -> Callable:
             except grpc.aio.AbortError:
                 raise
             except Exception as error:  # noqa: BLE001 - mapped to a status
-                await context.abort_with_status(rpc_status.to_status(classify(error).to_status()))
+                refusal = classify(error)
+                counted[refusal.code].inc()
+                await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
+            else:
+                counted[grpc.StatusCode.OK].inc()
 
         return stream_wrapper
 
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
-            return await method(self, request, context)
+            response = await method(self, request, context)
         except grpc.aio.AbortError:
             raise
         except Exception as error:  # noqa: BLE001 - mapped to a status
-            await context.abort_with_status(rpc_status.to_status(classify(error).to_status()))
+            refusal = classify(error)
+            counted[refusal.code].inc()
+            await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
+        else:
+            counted[grpc.StatusCode.OK].inc()
+            return response
 
     return wrapper
