@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen demo up test check lint breaking bench clean
+.PHONY: setup gen demo up test check lint breaking bench bench-engines clean
 
 setup: $(STAMP) gen
 
@@ -38,6 +38,9 @@ check: lint test
 
 bench: setup
 	$(BIN)/python -m bench.run
+
+bench-engines: setup
+	$(BIN)/python -m bench.engines
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
