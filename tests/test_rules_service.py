@@ -196,3 +196,22 @@ async def test_describe_game_serves_a_published_catalogue(store):
     finally:
         watcher.cancel()
         await server.stop(None)
+
+
+async def test_finished_match_request_records_expire(rules, store, match_id):
+    """Once a match is over its request records get a TTL (late retries still answered)."""
+    from parlour.store import keys
+
+    progress = await create(rules, match_id)
+    step = 0
+    while not progress.HasField("outcome"):
+        seat = progress.pending[0].seat
+        action = await first_legal(rules, match_id, seat)
+        request = pb.ActRequest(match_id=match_id, seat=seat, action=action, request_id=f"r{step}")
+        progress = (await rules.Act(request)).result.progress
+        step += 1
+    assert 0 < await store.redis.ttl(keys.requests(match_id)) <= 3600
+    assert 0 < await store.redis.ttl(keys.request_order(match_id)) <= 3600
+    assert await store.redis.ttl(keys.state(match_id)) == -1
+    replay = await rules.Act(request)
+    assert replay.replayed and replay.result.progress == progress

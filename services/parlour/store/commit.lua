@@ -2,7 +2,8 @@
 -- KEYS: 1 state, 2 events, 3 requests, 4 request order, 5 meta
 -- ARGV: 1 expected version, 2 new State bytes, 3 request id, 4 request record,
 --       5 max request records, 6 max events kept (0 = all), 7 status ('' = unchanged),
---       8 event count, then per event: payload, visibility, actor; last: progress bytes
+--       8 event count, then per event: payload, visibility, actor; then the seconds a
+--       finished match keeps its request records (0 = forever); last: progress bytes
 -- Returns {1, new version, last sequence} | {0, earlier record} | {-1, current version} | {-2}
 local rid = ARGV[3]
 if rid ~= '' then
@@ -34,5 +35,10 @@ if rid ~= '' then
   if redis.call('RPUSH', KEYS[4], rid) > tonumber(ARGV[5]) then
     redis.call('HDEL', KEYS[3], redis.call('LPOP', KEYS[4]))
   end
+end
+if ARGV[7] == 'finished' and tonumber(ARGV[9 + tonumber(ARGV[8]) * 3]) > 0 then
+  -- a finished match keeps its request records only long enough for late retries
+  redis.call('EXPIRE', KEYS[3], ARGV[9 + tonumber(ARGV[8]) * 3])
+  redis.call('EXPIRE', KEYS[4], ARGV[9 + tonumber(ARGV[8]) * 3])
 end
 return {1, new_version, seq}

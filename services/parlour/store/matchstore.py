@@ -81,11 +81,17 @@ class MatchStore:
     """One Redis connection pool plus the match scripts; commits share pipelined round trips."""
 
     def __init__(
-        self, client: aioredis.Redis, *, max_requests: int = 1024, max_events: int = 0
+        self,
+        client: aioredis.Redis,
+        *,
+        max_requests: int = 1024,
+        max_events: int = 0,
+        finished_request_ttl: int = 3600,
     ) -> None:
         self.redis = client
         self.max_requests = max_requests
         self.max_events = max_events
+        self.finished_request_ttl = finished_request_ttl
         self._commit_src = _script("commit.lua")
         self._create = client.register_script(_script("create.lua"))
         self._seat = client.register_script(_script("seat.lua"))
@@ -189,7 +195,7 @@ class MatchStore:
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
-        args.append(progress)
+        args += [self.finished_request_ttl, progress]
         match_keys = [
             keys.state(match),
             keys.events(match),
