@@ -10,6 +10,7 @@ from google.protobuf import text_format
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
 from parlour.engine.registry import get_game
+from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 
 
@@ -53,9 +54,9 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
             print(f"  winner(s): {winners}" + (f" — {outcome.summary}" if outcome.summary else ""))
             print(
                 f"  {report.actions} actions through the gateway in {elapsed:.1f}s; "
-                f"status {report.match.status == 3 and 'FINISHED' or report.match.status}"
+                f"status {gw.MatchStatus.Name(report.match.status)}"
             )
-            failures += report.match.status != 3
+            failures += report.match.status != gw.MATCH_STATUS_FINISHED
     return failures
 
 

@@ -62,7 +62,10 @@ class RulesCore:
         self.store = store
         self.cache = StateCache(cache_size)
         self.max_retries = max_retries
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self._actions = metrics.ACTIONS.labels(game.name)
+        self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
+        self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
 
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""
@@ -170,7 +173,9 @@ class RulesCore:
         fingerprint = hashlib.sha256(
             request.seat.to_bytes(4, "big", signed=True) + runtime.serialize(action)
         ).digest()
-        lock = self._locks.setdefault(request.match_id, asyncio.Lock())
+        # One action per match at a time in this process; the entry lives while anyone uses it.
+        lock, users = self._locks.setdefault(request.match_id, (asyncio.Lock(), [0]))
+        users[0] += 1
         try:
             async with lock:
                 response = await self._act_locked(request, action, fingerprint)
@@ -178,11 +183,12 @@ class RulesCore:
             metrics.REFUSALS.labels(self.game.name, error.reason).inc()
             raise
         finally:
-            if not lock.locked() and self._locks.get(request.match_id) is lock:
+            users[0] -= 1
+            if not users[0]:
                 del self._locks[request.match_id]
         if not response.replayed:
-            metrics.ACTIONS.labels(self.game.name).inc()
-        metrics.ACT_SECONDS.labels(self.game.name).observe(time.perf_counter() - started)
+            self._actions.inc()
+        self._act_seconds.observe(time.perf_counter() - started)
         return response
 
     async def _act_locked(
@@ -244,7 +250,7 @@ class RulesCore:
                     FINISHED if progress.HasField("outcome") else "",
                 )
             except CommitConflict:
-                metrics.COMMIT_RETRIES.labels(self.game.name).inc()
+                self._commit_retries.inc()
                 self.cache.drop(match)
                 fresh = False
                 continue
