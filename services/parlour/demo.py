@@ -5,22 +5,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-from google.protobuf import text_format
-
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
-from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
-
-
-def describe(game_name: str, event_any) -> str:
-    """A game event in words, using the game's own describe_event when installed."""
-    game = get_game(game_name)
-    event = game.event_type()
-    if event_any.Unpack(event):
-        return game.describe_event(event)
-    return text_format.MessageToString(event_any, as_one_line=True)
 
 
 async def play_all(address: str, games: list[str], seed: int, lines: int) -> int:
@@ -37,7 +25,7 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
                 shown += 1
                 if shown <= lines:
                     who = match.seats[event.actor].display_name if event.actor >= 0 else "-"
-                    print(f"  #{event.sequence:<5} {who:>8}  {describe(name, event.event)}")
+                    print(f"  #{event.sequence:<5} {who:>8}  {event.text}")
 
             print(f"\n=== {info.display_name}: {seats} bots, seed {seed} ===")
             started = time.perf_counter()

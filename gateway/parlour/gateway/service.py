@@ -122,9 +122,15 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
 
     @staticmethod
     def match_event(event: StoredEvent) -> gw.MatchEvent:
-        message = gw.MatchEvent(sequence=event.sequence, version=event.version, actor=event.actor)
-        message.event.ParseFromString(event.payload)
-        return message
+        """A stored event (a RecordedEvent) as the public MatchEvent, with the game's text."""
+        recorded = rules.RecordedEvent.FromString(event.payload)
+        return gw.MatchEvent(
+            sequence=event.sequence,
+            version=event.version,
+            actor=event.actor,
+            event=recorded.event,
+            text=recorded.text,
+        )
 
     def stream_message(self, item: list[StoredEvent] | Heartbeat) -> gw.StreamEventsResponse:
         """A heartbeat, one event, or a batch of events as one StreamEvents message."""
@@ -226,7 +232,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.ListActions(ask, timeout=10)
         )
-        return gw.ListActionsResponse(actions=response.actions, progress=response.progress)
+        return gw.ListActionsResponse(
+            actions=response.actions, labels=response.labels, progress=response.progress
+        )
 
     @guarded
     async def SubmitAction(self, request, context):

@@ -140,24 +140,19 @@ class Game(abc.ABC):
         """(options, seats) pairs the conformance suite plays; default: every seat count."""
         return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
 
-    def catalogue(self) -> Message | None:
-        """The game's cards/tiles as a message, served to clients by DescribeGame (optional)."""
-        return None
+    # -- what clients are told: the words and the components ------------------
+    @abc.abstractmethod
+    def catalogue(self) -> Message:
+        """The game's components (cards, rooms, tiles with names and printed values) as the
+        game's Catalogue message, published to clients by DescribeGame."""
 
-    # -- text for logs and the demo feed -------------------------------------
+    @abc.abstractmethod
     def describe_action(self, action: Message) -> str:
-        """One line for a log or feed."""
-        return _one_line(action)
+        """One line naming a legal action, shown to clients as its label."""
 
+    @abc.abstractmethod
     def describe_event(self, event: Message) -> str:
-        """One line for a log or feed."""
-        return _one_line(event)
-
-
-def _one_line(message: Message) -> str:
-    from google.protobuf import text_format
-
-    return text_format.MessageToString(message, as_one_line=True)
+        """One line telling an event to the seats that may see it (sent with the event)."""
 
 
 def copy_message(message: Any) -> Any:

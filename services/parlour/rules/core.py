@@ -154,15 +154,15 @@ class RulesCore:
         view = runtime.view(self.game, entry.state, seat)
         return pack(view), self.progress(entry.state, entry.version, entry.last_sequence)
 
-    async def list_actions(
-        self, match: str, seat: int
-    ) -> tuple[list[any_pb2.Any], pb.MatchProgress]:
-        """A seat's legal actions and the match progress."""
+    async def list_actions(self, match: str, seat: int) -> pb.ListActionsResponse:
+        """A seat's legal actions, each with the game's label, and the match progress."""
         entry = await self.current(match)
         self.check_seat(entry.state, seat)
         actions = runtime.legal_actions(self.game, entry.state, seat)
-        return [pack(a) for a in actions], self.progress(
-            entry.state, entry.version, entry.last_sequence
+        return pb.ListActionsResponse(
+            actions=[pack(a) for a in actions],
+            labels=[self.game.describe_action(a) for a in actions],
+            progress=self.progress(entry.state, entry.version, entry.last_sequence),
         )
 
     # -- act ------------------------------------------------------------------
@@ -232,7 +232,7 @@ class RulesCore:
             )
             events = [
                 (
-                    pack(e.event).SerializeToString(),
+                    self.record(e.event),
                     encode_visibility(e.to, e.hidden_from),
                     request.seat,
                 )
@@ -263,6 +263,11 @@ class RulesCore:
         raise ServiceError(
             grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"
         )
+
+    def record(self, event: Message) -> bytes:
+        """An event as stored in the match's stream: the packed event and the game's words."""
+        recorded = pb.RecordedEvent(event=pack(event), text=self.game.describe_event(event))
+        return recorded.SerializeToString(deterministic=True)
 
     async def _load(self, match: str) -> Cached:
         try:

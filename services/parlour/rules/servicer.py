@@ -33,8 +33,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
     @guarded
     async def ListActions(self, request, context):
-        actions, progress = await self.core.list_actions(request.match_id, request.seat)
-        return pb.ListActionsResponse(actions=actions, progress=progress)
+        return await self.core.list_actions(request.match_id, request.seat)
 
     @guarded
     async def Act(self, request, context):

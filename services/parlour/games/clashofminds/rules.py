@@ -20,6 +20,7 @@ from parlour.games.clashofminds.catalogue import (
     HOLMES,
     MORIARTY,
 )
+from parlour.games.clashofminds.catalogue_proto import catalogue_message
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 Handler = Callable[[pb.State, int, pb.Action], list[Emitted]]
@@ -190,6 +191,9 @@ class ClashOfMinds(Game):
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return secrecy.resample_hidden(state, seat, rng)
+
+    def catalogue(self) -> pb.Catalogue:
+        return catalogue_message()
 
     def describe_action(self, action: pb.Action) -> str:
         return describe.describe_action(action)

@@ -9,6 +9,7 @@ from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidO
 from parlour.engine.rng import Rng
 from parlour.games.isayholmes import describe, visibility
 from parlour.games.isayholmes.catalogue import DECK, VILLAINS
+from parlour.games.isayholmes.catalogue_proto import catalogue_message
 from parlour.games.isayholmes.defence import choose_pass, decline, defend, owing_a_pass
 from parlour.games.isayholmes.effects import (
     choose_extra_arrest,
@@ -137,6 +138,9 @@ class ISayHolmes(Game):
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
         return [(pb.Options(rounds=1), n) for n in range(self.min_seats, self.max_seats + 1)]
+
+    def catalogue(self) -> pb.Catalogue:
+        return catalogue_message()
 
     def describe_action(self, action: pb.Action) -> str:
         return describe.action(action)

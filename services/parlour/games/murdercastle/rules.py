@@ -8,6 +8,7 @@ from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import flow, views
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -100,6 +101,9 @@ class MurderCastle(Game):
                    for n in range(MIN_SEATS, MAX_SEATS + 1)]
         configs.append((pb.Options(extended=True, round_limit=TEST_ROUNDS[4]), 4))
         return configs
+
+    def catalogue(self) -> pb.Catalogue:
+        return catalogue_message()
 
     def describe_action(self, action: pb.Action) -> str:
         return views.describe_action(action)

@@ -139,6 +139,9 @@ class TinyCards(Game):
             other.hands[s].cards[:] = take_top(pool, len(state.hands[s].cards))
         return other
 
+    def catalogue(self) -> pb.Catalogue:
+        return pb.Catalogue(cards=[pb.CardInfo(card=card) for card in DECK])
+
     def describe_action(self, action: pb.Action) -> str:
         return f"plays {action.play.card}" if action.HasField("play") else "draws"
 
