@@ -57,6 +57,7 @@ class Kind:
     defences: frozenset[int] = frozenset()
     unlawful_arrest_penalty: bool = False
     transparent: bool = False
+    optional: bool = False
 
     @property
     def is_villain(self) -> bool:
@@ -90,6 +91,7 @@ def _kind(raw: dict) -> Kind:
         defences=frozenset(pb.Card.Value(f"CARD_{d}") for d in raw.get("defences", [])),
         unlawful_arrest_penalty=raw.get("unlawful_arrest_penalty", False),
         transparent=raw.get("transparent", False),
+        optional=raw.get("optional", False),
     )
 
 
@@ -112,6 +114,8 @@ def check(kinds: dict[int, Kind]) -> None:
             raise ValueError(f"{kind.key}: unknown play rule {kind.plays}")
         if kind.victim and kind.victim not in VICTIMS:
             raise ValueError(f"{kind.key}: unknown victim {kind.victim}")
+        if kind.optional and kind.victim != "OPPONENT":
+            raise ValueError(f"{kind.key}: only a card that names an opponent can be declined")
         if not 1 <= kind.value <= 50 or sum(kind.deal.values()) > kind.copies:
             raise ValueError(f"{kind.key}: bad value or deal numbers")
         if any(not 3 <= n <= 8 for n in kind.deal):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parlour.engine.game import Emitted
 from parlour.engine.zones import remove_one
-from parlour.games.isayholmes.effects import resolve
+from parlour.games.isayholmes.effects import inspector_may_still_arrest, resolve
 from parlour.games.isayholmes.ending import finish_turn
 from parlour.games.isayholmes.piles import left, right
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
@@ -68,7 +68,8 @@ def choose_pass(state: pb.State, seat: int, card: int, out: list[Emitted]) -> No
 
 
 def complete_passes(state: pb.State, out: list[Emitted]) -> None:
-    """Every chosen card moves one seat left; play continues left of the attacker."""
+    """Every chosen card moves one seat left; play continues left of the attacker (after the
+    Inspector's Arrest, if one is still to come)."""
     out.append(Emitted(pb.Event(passed_left=pb.CardsPassedLeft())))
     for seat, card in enumerate(state.passing):
         if card:
@@ -80,4 +81,7 @@ def complete_passes(state: pb.State, out: list[Emitted]) -> None:
                 )
             )
     state.passing[:] = [pb.CARD_UNSPECIFIED] * state.seats
+    if inspector_may_still_arrest(state):
+        state.phase = pb.PHASE_EXTRA_ARREST
+        return
     finish_turn(state, state.effect.actor, out)

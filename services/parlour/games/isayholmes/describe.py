@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from parlour.games.isayholmes.catalogue import title
+from parlour.games.isayholmes.catalogue import VILLAINS, title
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 REGIONS = {pb.REGION_LONDON: "London", pb.REGION_COUNTRY: "the Country"}
 DECLINES = {
+    pb.PHASE_TARGET: "makes no Arrest",
     pb.PHASE_RESPOND: "does not defend",
     pb.PHASE_FLEE: "discards no Villain",
     pb.PHASE_EXTRA_ARREST: "makes no extra Arrest",
@@ -87,9 +88,19 @@ def _arrested(e: pb.Arrested) -> str:
 
 
 def _round_ended(e: pb.RoundEnded) -> str:
+    """How the round ended, whose Villains were caught or escaped, every revealed hand, points."""
     r = e.result
     how = ENDS.get(r.end, "?")
-    return f"round {r.round} ends with {how}; points {list(r.points)}, totals {list(e.scores)}"
+    villains = _titles(c for c in r.hands[r.villain_seat].cards if c in VILLAINS) if r.hands else ""
+    who = {
+        pb.ROUND_END_ARREST: f": seat {r.arrester} catches seat {r.villain_seat} with {villains}",
+        pb.ROUND_END_ESCAPE: f": seat {r.villain_seat} escapes with {villains}",
+    }.get(r.end, "")
+    hands = "; ".join(f"seat {s}: {_titles(sorted(h.cards))}" for s, h in enumerate(r.hands))
+    return (
+        f"round {r.round} ends with {how}{who}; hands shown: {hands}; "
+        f"points {list(r.points)}, totals {list(e.scores)}"
+    )
 
 
 def event(ev: pb.Event) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import Emitted
 from parlour.engine.rng import state_rng
-from parlour.engine.zones import move_one, remove_one
+from parlour.engine.zones import move_one, remove_one, take_top
 from parlour.games.isayholmes.catalogue import KINDS, Kind, value
 from parlour.games.isayholmes.ending import arrest, finish_turn
 from parlour.games.isayholmes.piles import draw_into_hand, left, reshuffle, right
@@ -14,11 +14,19 @@ from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 
 def start_effect(
-    state: pb.State, seat: int, card: int, on_scotland_yard: bool, out: list[Emitted]
+    state: pb.State,
+    seat: int,
+    card: int,
+    on_scotland_yard: bool,
+    out: list[Emitted],
+    *,
+    drawn: bool = False,
 ) -> None:
     """A card has just gone onto the Discard Pile: begin its special rule, or end the turn."""
     kind = KINDS[card]
-    state.effect.CopyFrom(pb.Effect(card=card, actor=seat, on_scotland_yard=on_scotland_yard))
+    state.effect.CopyFrom(
+        pb.Effect(card=card, actor=seat, on_scotland_yard=on_scotland_yard, drawn=drawn)
+    )
     if kind.victim == "OPPONENT":
         state.phase = pb.PHASE_TARGET
     elif kind.victim:
@@ -69,10 +77,17 @@ def _draw(state: pb.State, kind: Kind, out: list[Emitted]) -> None:
     """Boat, Foot Chase, I Suspect, Scotland Yard, Inspector: the victim draws `count` cards."""
     effect = state.effect
     draw_into_hand(state, effect.target, kind.count, kind.id, out)
-    if kind.id == pb.CARD_INSPECTOR and effect.on_scotland_yard:
+    if inspector_may_still_arrest(state):
         state.phase = pb.PHASE_EXTRA_ARREST
     else:
         finish_turn(state, effect.actor, out)
+
+
+def inspector_may_still_arrest(state: pb.State) -> bool:
+    """Whether the Inspector's Arrest on a Scotland Yard is still to come: after the draw, or
+    after an Alibi, which prevents only the draw (Rulebook 7, Inspector; Alibi)."""
+    effect = state.effect
+    return effect.card == pb.CARD_INSPECTOR and effect.on_scotland_yard and not effect.extra_arrest
 
 
 def _add_score(state: pb.State, kind: Kind, out: list[Emitted]) -> None:
@@ -125,7 +140,7 @@ def _trade_hands(state: pb.State, kind: Kind, out: list[Emitted]) -> None:
 
 
 def _redeal(state: pb.State, kind: Kind, out: list[Emitted]) -> None:
-    """Thick Fog: every hand is pooled and dealt out again."""
+    """Thick Fog: every hand is pooled and dealt back, each player as many cards as before."""
     redeal(state, state.effect.actor, out)
     finish_turn(state, state.effect.actor, out)
 
@@ -236,15 +251,15 @@ def trade_hands(state: pb.State, seat: int, target: int, out: list[Emitted]) -> 
 
 
 def redeal(state: pb.State, seat: int, out: list[Emitted]) -> None:
-    """Thick Fog: pool every hand, shuffle, and deal one at a time from the player's left."""
+    """Thick Fog: pool every hand, shuffle, and deal each player back as many cards as they put
+    in, starting from the player's left (see RULES.md, Thick Fog)."""
+    sizes = [len(h.cards) for h in state.hands]
     pool = [c for hand in state.hands for c in hand.cards]
     with state_rng(state) as rng:
         rng.shuffle(pool)
-    for hand in state.hands:
-        del hand.cards[:]
-    for i, card in enumerate(pool):
-        state.hands[(seat + 1 + i) % state.seats].cards.append(card)
-    sizes = [len(h.cards) for h in state.hands]
+    for offset in range(1, state.seats + 1):
+        hand = state.hands[(seat + offset) % state.seats].cards
+        hand[:] = take_top(pool, len(hand))
     out.append(Emitted(pb.Event(redealt=pb.HandsRedealt(hand_sizes=sizes))))
     for s, hand in enumerate(state.hands):
         out.append(

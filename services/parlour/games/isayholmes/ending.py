@@ -12,9 +12,14 @@ from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 def finish_turn(
     state: pb.State, seat: int, out: list[Emitted], *, next_seat: int | None = None
 ) -> None:
-    """The card `seat` played has resolved: it Went Out if its hand is empty, else play moves on."""
+    """The card `seat` played has resolved: it Went Out if its hand is empty, else play moves on.
+
+    A card drawn and played at once was never in the hand, so it is not "the last card in
+    their hand" (Rulebook 4 and 5): a turn that began with a draw never goes out.
+    """
+    drawn = state.effect.drawn
     state.ClearField("effect")
-    if not state.hands[seat].cards:
+    if not state.hands[seat].cards and not drawn:
         out.append(Emitted(pb.Event(went_out=pb.WentOut(seat=seat))))
         state.phase = pb.PHASE_ACCUSE
         state.chain.CopyFrom(pb.Chain(went_out=seat, accuser=seat))

@@ -66,19 +66,24 @@ def villain_points(cards) -> int:
 
 
 def hand_points(cards) -> int:
-    """Total value of the cards that are not Villains (undetected Villains score nothing)."""
+    """Total value of the cards that are not Villains (the Villains are scored by end_round)."""
     return sum(value(c) for c in cards if c not in VILLAINS)
 
 
 def end_round(
     state: pb.State, end: int, out: list[Emitted], *, arrester: int = 0, villain_seat: int = 0
 ) -> None:
-    """Score the round (Rulebook 6), then deal the next one or end the match."""
+    """Score the round (Rulebook 6), then deal the next one or end the match.
+
+    After an Arrest the Guilty player's Villains are detected: they count in his hand total
+    and he then adds them again, while the arrester subtracts them. Escaped Villains are not
+    detected, so the escaper only subtracts them.
+    """
     points = [hand_points(h.cards) for h in state.hands]
     detected = villain_points(state.hands[villain_seat].cards)
     if end == pb.ROUND_END_ARREST:
+        points[villain_seat] += detected + detected
         points[arrester] -= detected
-        points[villain_seat] += detected
     elif end == pb.ROUND_END_ESCAPE:
         points[villain_seat] -= detected
     for seat, delta in enumerate(points):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
 from parlour.games.isayholmes import describe, visibility
-from parlour.games.isayholmes.catalogue import DECK, VILLAINS
+from parlour.games.isayholmes.catalogue import DECK, KINDS, VILLAINS
 from parlour.games.isayholmes.catalogue_proto import catalogue_message
 from parlour.games.isayholmes.defence import choose_pass, decline, defend, owing_a_pass
 from parlour.games.isayholmes.effects import (
@@ -170,6 +170,11 @@ def _opponent_moves(state: pb.State, seat: int) -> list[pb.Action]:
     return [A(target=pb.ChooseTarget(seat=s)) for s in _opponents(state, seat)]
 
 
+def _target_moves(state: pb.State, seat: int) -> list[pb.Action]:
+    declines = [A(decline=pb.Decline())] if KINDS[state.effect.card].optional else []
+    return declines + _opponent_moves(state, seat)
+
+
 def _defence_moves(state: pb.State, seat: int) -> list[pb.Action]:
     held = defences_against(state) & set(state.hands[seat].cards)
     return [A(decline=pb.Decline())] + [A(defend=pb.Defend(card=c)) for c in sorted(held)]
@@ -203,7 +208,7 @@ def _accuse_moves(state: pb.State, seat: int) -> list[pb.Action]:
 
 _LEGAL: dict[int, Callable[[pb.State, int], list[pb.Action]]] = {
     pb.PHASE_TURN: _turn_moves,
-    pb.PHASE_TARGET: _opponent_moves,
+    pb.PHASE_TARGET: _target_moves,
     pb.PHASE_RESPOND: _defence_moves,
     pb.PHASE_SHOW: _show_moves,
     pb.PHASE_GIVE: _give_moves,
@@ -260,6 +265,13 @@ def _checked_opponent(state: pb.State, seat: int, target: int) -> int:
 
 def _name_opponent(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
     name_target(state, _checked_opponent(state, seat, action.target.seat), out)
+
+
+def _target_decline(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
+    if not KINDS[state.effect.card].optional:
+        raise IllegalAction("MUST_NAME_OPPONENT", "this card must name an opponent")
+    out.append(Emitted(pb.Event(declined=pb.Declined(seat=seat, phase=state.phase))))
+    finish_turn(state, seat, out)
 
 
 def _respond_decline(state: pb.State, seat: int, action: pb.Action, out: list[Emitted]) -> None:
@@ -330,7 +342,7 @@ _MOVES: dict[int, dict[str, _Handler]] = {
         "pass_turn": _turn_pass,
         "escape": _turn_escape,
     },
-    pb.PHASE_TARGET: {"target": _name_opponent},
+    pb.PHASE_TARGET: {"target": _name_opponent, "decline": _target_decline},
     pb.PHASE_RESPOND: {"decline": _respond_decline, "defend": _respond_defend},
     pb.PHASE_SHOW: {"show": _show},
     pb.PHASE_GIVE: {"give": _give},

@@ -57,7 +57,7 @@ def play(state: pb.State, seat: int, card: int, out: list[Emitted], *, drawn: bo
     )
     if penalty:
         change_score(state, seat, penalty, card, out)
-    start_effect(state, seat, card, on_scotland_yard, out)
+    start_effect(state, seat, card, on_scotland_yard, out, drawn=drawn)
 
 
 def draw_card(state: pb.State, seat: int, out: list[Emitted]) -> None:

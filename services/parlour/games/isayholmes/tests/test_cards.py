@@ -88,6 +88,36 @@ def test_holmes_guilty_ends_the_round():
     assert state.phase == pb.PHASE_OVER and state.last_result.villain_seat == 2
 
 
+@pytest.mark.parametrize("card", [pb.CARD_HOLMES, pb.CARD_WATSON])
+def test_holmes_and_watson_may_decline_to_arrest(card):
+    """Holmes: "You may make an Arrest"; Watson is the "same as Holmes": the player may name no
+    one, and play passes left with no Arrest (Rulebook 2, Holmes; Watson)."""
+    state, _ = played_at(card, IN_LONDON, [[pb.CARD_MORAN, pb.CARD_CLUE], FILLER, FILLER])
+    assert legal_set(state, 0) == actions(decline(), target(1), target(2), target(3))
+    state, events = act(state, 0, decline())
+    assert kinds(events, "declined")[0].phase == pb.PHASE_TARGET and not kinds(events, "arrested")
+    assert state.phase == pb.PHASE_TURN and state.turn == 1
+    assert hand(state, 1) == sorted([pb.CARD_MORAN, pb.CARD_CLUE])
+
+
+@pytest.mark.parametrize(
+    ("card", "pile"),
+    [
+        (pb.CARD_ARREST, IN_LONDON),
+        (pb.CARD_DEDUCTION, IN_LONDON),
+        (pb.CARD_TELEGRAM, AT_BAKER_STREET),
+    ],
+)
+def test_other_cards_must_name_an_opponent(card, pile):
+    """Arrest ("the opponent you name"), Deduction and Telegram ("Name an opponent") offer no
+    decline (Rulebook 7)."""
+    state, _ = played_at(card, pile)
+    assert decline() not in legal(state, 0)
+    with pytest.raises(IllegalAction) as refused:
+        act(state, 0, decline())
+    assert refused.value.reason == "MUST_NAME_OPPONENT"
+
+
 def test_watson_can_be_blocked_by_an_alibi():
     """Watson is like Holmes except that an Alibi is a defence (Rulebook 2, Watson)."""
     others = [[pb.CARD_ALIBI, pb.CARD_CLUE], FILLER, FILLER]
@@ -195,9 +225,9 @@ def test_boat_and_foot_chase_make_an_opponent_draw_one(card, region):
     assert kinds(events, "drawn")[0].count == 1 and state.turn == 1
 
 
-def test_thick_fog_redeals_all_hands_equally():
-    """Thick Fog: all cards in hand are shuffled together and dealt back in equal numbers,
-    from the player's left (Rulebook 7, Thick Fog)."""
+def test_thick_fog_deals_each_player_back_as_many_cards_as_they_had():
+    """Thick Fog: "players shuffle their cards together and are dealt back an equal number":
+    each player gets back as many cards as they put in (RULES.md, Thick Fog; Rulebook 7)."""
     hands = [
         [pb.CARD_THICK_FOG, pb.CARD_CLUE, pb.CARD_ARREST],
         [pb.CARD_VILLAGE, pb.CARD_TELEGRAM, pb.CARD_INSPECTOR, pb.CARD_LONDON],
@@ -208,9 +238,10 @@ def test_thick_fog_redeals_all_hands_equally():
     before = Counter(c for h in hands for c in h) - Counter([pb.CARD_THICK_FOG])
     state, events = act(state, 0, play(pb.CARD_THICK_FOG))
     assert Counter(c for h in state.hands for c in h.cards) == before
-    assert [len(h.cards) for h in state.hands] == [2, 3, 2, 2]
+    assert [len(h.cards) for h in state.hands] == [2, 4, 1, 2]
+    assert Counter(hand(state, 1)) != Counter(hands[1])
     (public,) = kinds(events, "redealt")
-    assert list(public.hand_sizes) == [2, 3, 2, 2] and not public.hand
+    assert list(public.hand_sizes) == [2, 4, 1, 2] and not public.hand
     assert sorted(kinds(events, "redealt", viewer=3)[1].hand) == hand(state, 3)
 
 

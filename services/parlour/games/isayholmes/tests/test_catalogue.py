@@ -108,6 +108,23 @@ def test_bad_data_is_refused(tmp_path):
         load(bad)
 
 
+def test_only_holmes_and_watson_may_be_declined(tmp_path):
+    """Holmes "may make an Arrest" and Watson is the "same as Holmes" (Rulebook 2); the data
+    marks only them optional, and refuses an optional card that names nobody."""
+    import json
+
+    from parlour.games.isayholmes.catalogue import DATA
+
+    assert {k.id for k in KINDS.values() if k.optional} == {pb.CARD_HOLMES, pb.CARD_WATSON}
+    raw = json.loads(DATA.read_text())
+    (fog,) = [c for c in raw["cards"] if c["key"] == "THICK_FOG"]
+    fog["optional"] = True
+    bad = tmp_path / "cards.json"
+    bad.write_text(json.dumps(raw))
+    with pytest.raises(ValueError, match="THICK_FOG"):
+        load(bad)
+
+
 @pytest.mark.parametrize(
     ("card", "count"),
     [

@@ -172,3 +172,39 @@ def test_an_alibi_answers_the_inspectors_arrest():
     state, _ = act(state, 1, decline())
     state, _ = act(state, 0, target(2))
     assert legal_set(state, 2) == actions(decline(), defend(pb.CARD_ALIBI))
+
+
+def inspector_on_scotland_yard(victim_hand):
+    """Seat 0 plays an Inspector on a Scotland Yard and names seat 1, who holds `victim_hand`."""
+    hands = [
+        [pb.CARD_INSPECTOR, pb.CARD_CLUE],
+        victim_hand,
+        [pb.CARD_MORIARTY, pb.CARD_TRAIN],
+    ]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_SCOTLAND_YARD_PREVIOUS))
+    state, _ = act(state, 0, play(pb.CARD_INSPECTOR))
+    state, _ = act(state, 0, target(1))
+    return state
+
+
+def test_an_alibi_against_the_inspector_on_scotland_yard_leaves_its_arrest():
+    """An Alibi "prevents the penalty" (the draw); only a Mastermind cancels "the penalties and
+    actions" of an Inspector, so after the Alibi's passing the Inspector's player may still
+    make the Arrest (Rulebook 7, Inspector; Alibi; Mastermind)."""
+    state = inspector_on_scotland_yard([pb.CARD_ALIBI, pb.CARD_BOAT])
+    state, _ = act(state, 1, defend(pb.CARD_ALIBI))
+    for seat, card in ((0, pb.CARD_CLUE), (1, pb.CARD_BOAT), (2, pb.CARD_TRAIN)):
+        state, events = act(state, seat, pass_left(card))
+    assert not kinds(events, "drawn") and len(state.hands[1].cards) == 1
+    assert state.phase == pb.PHASE_EXTRA_ARREST and [d.seat for d in GAME.pending(state)] == [0]
+    state, _ = act(state, 0, target(2))
+    state, _ = act(state, 2, decline())
+    assert state.phase == pb.PHASE_OVER and state.last_result.villain_seat == 2
+
+
+def test_a_mastermind_against_the_inspector_on_scotland_yard_cancels_its_arrest():
+    """A Mastermind cancels "the penalties and actions" of the Inspector: no draw and no Arrest;
+    play skips to the Mastermind's player (Rulebook 7, Mastermind)."""
+    state = inspector_on_scotland_yard([pb.CARD_MASTERMIND, pb.CARD_BOAT])
+    state, events = act(state, 1, defend(pb.CARD_MASTERMIND))
+    assert not kinds(events, "drawn") and state.phase == pb.PHASE_TURN and state.turn == 1

@@ -33,8 +33,10 @@ def arrest(hands, accused, **kw):
 
 
 def test_guilty_arrest_ends_the_round_and_scores_the_villains():
-    """Guilty: play stops; everyone adds their hand; the arrester subtracts and the Guilty player
-    adds the detected Villains; undetected Villains are not scored (Rulebook 5; Rulebook 6)."""
+    """Guilty: play stops; "All players total the Value of the cards that they still hold" (the
+    Guilty player's detected Villains included), "the Arresting player then subtracts" and "the
+    Guilty player then adds" the detected Villains, so they count twice against him; undetected
+    Villains are not scored (Rulebook 5, Arrest; Rulebook 6, After an Arrest)."""
     hands = [
         [pb.CARD_ARREST, pb.CARD_TRAIN],
         [pb.CARD_MILVERTON, pb.CARD_MORAN, pb.CARD_CLUE],
@@ -43,8 +45,8 @@ def test_guilty_arrest_ends_the_round_and_scores_the_villains():
     state, events = arrest(hands, 1)
     assert kinds(events, "arrested")[0].guilty
     assert state.phase == pb.PHASE_OVER
-    assert list(state.last_result.points) == [1 - 60, 5 + 60, 10]
-    assert list(state.scores) == [-59, 65, 10]
+    assert list(state.last_result.points) == [1 - 60, 5 + 60 + 60, 10]
+    assert list(state.scores) == [-59, 125, 10]
     assert GAME.outcome(state).winners == (0,)
 
 
@@ -111,7 +113,7 @@ def test_a_not_guilty_suspect_keeps_its_cards_and_accuses_next():
     state, _ = act(state, 1, target(2))
     state, _ = act(state, 2, target(3))
     assert state.last_result.arrester == 2 and state.last_result.villain_seat == 3
-    assert list(state.last_result.points) == [0, 5, 5 - 40, 5 + 40]
+    assert list(state.last_result.points) == [0, 5, 5 - 40, 5 + 40 + 40]
 
 
 def test_a_chain_that_finds_no_villain_ends_the_round():
@@ -147,15 +149,57 @@ def test_a_went_out_arrest_cannot_be_defended():
 
 
 def test_going_out_is_judged_after_the_last_card_has_resolved():
-    """A last card whose rule refills the hand (Thick Fog) does not go out; one whose rule empties
-    it (Constabulary giving the last card) does (our reading of Rulebook 5, Went Out)."""
-    hands = [[pb.CARD_THICK_FOG], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
+    """A last card whose rule refills the hand (Mycroft's trade) does not go out; one whose rule
+    empties it (Constabulary giving the last card) does (our reading of Rulebook 5, Went Out)."""
+    hands = [[pb.CARD_MYCROFT], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
     state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_LONDON))
-    state, _ = act(state, 0, play(pb.CARD_THICK_FOG))
-    assert state.phase == pb.PHASE_TURN and len(state.hands[0].cards) == 1
+    state, _ = act(state, 0, play(pb.CARD_MYCROFT))
+    state, _ = act(state, 0, target(1))
+    state, events = act(state, 1, decline())
+    assert not kinds(events, "went_out") and hand(state, 0) == sorted([pb.CARD_CLUE, pb.CARD_BOAT])
+    assert state.phase == pb.PHASE_TURN and state.turn == 1
     hands = [[pb.CARD_CONSTABULARY, pb.CARD_CLUE], [pb.CARD_BOAT], [pb.CARD_TRAIN]]
     state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_WEST_END))
     state, _ = act(state, 0, play(pb.CARD_CONSTABULARY))
     state, _ = act(state, 0, target(1))
     state, events = act(state, 0, A(give=pb.GiveCard(card=pb.CARD_CLUE)))
     assert kinds(events, "went_out") and state.phase == pb.PHASE_ACCUSE
+
+
+def test_thick_fog_as_the_last_card_goes_out():
+    """Thick Fog deals each player back as many cards as they had, so its player, who had none
+    left, gets none and Went Out (Rulebook 7, Thick Fog; Rulebook 5, Went Out)."""
+    hands = [[pb.CARD_THICK_FOG], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
+    state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_LONDON))
+    state, events = act(state, 0, play(pb.CARD_THICK_FOG))
+    assert kinds(events, "went_out")[0].seat == 0 and state.phase == pb.PHASE_ACCUSE
+    assert [len(h.cards) for h in state.hands] == [0, 2, 2]
+
+
+def test_a_card_drawn_and_played_from_an_empty_hand_does_not_go_out():
+    """A drawn Suitable Card "must be played immediately" and is never "added to the player's
+    hand" (Rulebook 4), so it is not "the last card in their hand" (Rulebook 5, Went Out): a
+    player who starts the turn with no cards, draws and plays, stays in and play passes left."""
+    hands = [[], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
+    state = position(hands, discard=(AFOOT, pb.CARD_TRAIN), draw_top=(pb.CARD_LONDON,))
+    assert legal_set(state, 0) == actions(A(draw=pb.DrawCard()))
+    state, events = act(state, 0, A(draw=pb.DrawCard()))
+    assert kinds(events, "played")[0].drawn
+    assert not kinds(events, "went_out")
+    assert state.phase == pb.PHASE_TURN and state.turn == 1 and hand(state, 0) == []
+
+
+def test_a_drawn_card_whose_rule_empties_the_hand_does_not_go_out():
+    """Drawing never goes out, even when the drawn card's rule gives away the last card held
+    (a drawn Constabulary; our reading of Rulebook 4 and Rulebook 5, Went Out)."""
+    hands = [[pb.CARD_TELEGRAM], [pb.CARD_CLUE, pb.CARD_BOAT], [pb.CARD_TRAIN, pb.CARD_ARREST]]
+    state = position(
+        hands,
+        discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_WEST_END),
+        draw_top=(pb.CARD_CONSTABULARY,),
+    )
+    state, _ = act(state, 0, A(draw=pb.DrawCard()))
+    state, _ = act(state, 0, target(1))
+    state, events = act(state, 0, A(give=pb.GiveCard(card=pb.CARD_TELEGRAM)))
+    assert hand(state, 0) == [] and not kinds(events, "went_out")
+    assert state.phase == pb.PHASE_TURN and state.turn == 1
