@@ -9,6 +9,8 @@ from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 #: The Agents whose ability gives +2 to threads holding a person-icon card.
 PERSON_BONUS_AGENTS = {HOLMES: AGENT_ID["watson"], 1: AGENT_ID["moran"]}
 PERSON_BONUS = 2
+#: Fingerprints: "All other Influence Cards in this Crime Thread have an Influence Value of 1."
+FINGERPRINTED_VALUE = 1
 
 
 def effect_active(card: pb.PlacedCard, key: str) -> bool:
@@ -32,7 +34,9 @@ def card_value(state: pb.State, thread: int, seat: int, index: int) -> int:
         for i, other in enumerate(side.cards)
         if (s, i) != (seat, index)
     )
-    value = 1 if fingerprinted else (spec.used if card.used else spec.played)
+    if fingerprinted:
+        return FINGERPRINTED_VALUE
+    value = spec.used if card.used else spec.played
     if card.used:
         value += 1 if at_site(state, "the_docks") else 0
         value += sum(1 for c in crime_thread.sides[seat].cards if effect_active(c, "footprints"))

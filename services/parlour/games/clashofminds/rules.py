@@ -42,14 +42,17 @@ TURN_HANDLERS: dict[str, Handler] = {
     "add_support": lambda s, seat, a: turns.add_support(s, seat, a.add_support),
     "remove_support": lambda s, seat, a: turns.remove_support(s, seat, a.remove_support),
 }
+ACTIVATE: dict[str, Handler] = {
+    "activate_agent": lambda s, seat, a: turns.activate_agent(s, seat)}
 COURSE_HANDLERS: dict[str, Handler] = {
     **TURN_HANDLERS,
+    **ACTIVATE,
     "pass_mandatory": lambda s, seat, a: turns.pass_mandatory(s, seat),
-    "activate_agent": lambda s, seat, a: turns.activate_agent(s, seat),
     "end_turn": lambda s, seat, a: turns.end_turn(s, seat),
 }
 FINAL_HANDLERS: dict[str, Handler] = {
     **TURN_HANDLERS,
+    **ACTIVATE,
     "reveal_action_card": lambda s, seat, a: turns.reveal_action_card(
         s, seat, a.reveal_action_card),
     "skip_action": lambda s, seat, a: turns.skip_action(s, seat),
@@ -65,6 +68,7 @@ HANDLERS: dict[int, dict[str, Handler]] = {
             s, seat, a.place_setup_card)},
     pb.PHASE_COURSE: COURSE_HANDLERS,
     pb.PHASE_FINAL_PLACEMENT: {
+        **ACTIVATE,
         "place_action_card": lambda s, seat, a: turns.place_action_card(
             s, seat, a.place_action_card)},
     pb.PHASE_FINAL_REVEAL: FINAL_HANDLERS,
@@ -144,9 +148,8 @@ class ClashOfMinds(Game):
             if handler is None:
                 raise IllegalAction("WRONG_PHASE", f"{kind} is not possible now")
             events = handler(state, seat, action)
-        if (state.phase == pb.PHASE_FINAL_REVEAL and not state.HasField("effect")
-                and kind != "reveal_action_card"):
-            events += turns.advance_final(state, seat)
+        if state.phase == pb.PHASE_FINAL_REVEAL and not state.HasField("effect"):
+            events += turns.advance_final(state)
         return events
 
     def view(self, state: pb.State, seat: int | None) -> pb.View:
@@ -178,6 +181,7 @@ class ClashOfMinds(Game):
             assert sorted(cards + placed[seat]) == DECK, f"seat {seat} Influence Cards"
             agents = [*player.agent_deck, *player.agent_discard]
             agents += [player.agent.agent] if player.agent.in_play else []
+            agents += [player.drawn_agent] if player.drawn_agent else []
             expected = AGENT_DECKS[seat] if state.options.agents else []
             assert sorted(agents) == expected, f"seat {seat} Agents"
             slots = [s.card for s in player.final_slots]

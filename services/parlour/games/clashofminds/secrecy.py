@@ -1,10 +1,10 @@
 """Hidden information: each seat's View, and states that differ only in what it cannot see.
 
 Hidden from a viewer: the opponent's hand, deck order, face-down cards (Initial
-Setup cards, Supports in threads and under an Agent), unactivated Agent and
-Agent Deck, face-down Final Turn Action Cards; the viewer's own deck order;
-and, from anyone but Moriarty, the face-down Crime Plan Cards (unless Holmes
-has looked at one) and the cards left in the box.
+Setup cards, Supports in threads and under an Agent), unactivated and just
+drawn Agents and Agent Deck, face-down Final Turn Action Cards; the viewer's
+own deck order; and, from anyone but Moriarty, the face-down Crime Plan Cards
+(unless Holmes has looked at one) and the cards left in the box.
 """
 
 from __future__ import annotations
@@ -53,11 +53,12 @@ def view(state: pb.State, seat: int | None) -> pb.View:
             hand_size=len(player.hand), deck_size=len(player.deck), discard=player.discard,
             used_actions=player.used_actions, agent_deck_size=len(player.agent_deck),
             agent_discard=player.agent_discard, played_this_round=player.played_this_round,
-            setup_left=player.setup_left,
+            setup_left=player.setup_left, drawn_agent=player.drawn_agent,
         )
         shown.agent.CopyFrom(player.agent)
         shown.final_slots.extend(player.final_slots)
         if owner != seat:
+            shown.drawn_agent = 0
             if not player.agent.activated:
                 shown.agent.agent = 0
             shown.agent.supports[:] = [0] * len(player.agent.supports)
@@ -99,12 +100,15 @@ def _reshuffle_influence(state: pb.State, owner: int, rng: Rng) -> None:
 
 
 def _reshuffle_agent(player: pb.Player, rng: Rng) -> None:
-    """An unactivated Agent trades places with the Agent Deck."""
+    """An unactivated Agent and one just drawn trade places with the Agent Deck."""
     hidden = player.agent.in_play and not player.agent.activated
     pool = [*player.agent_deck, *([player.agent.agent] if hidden else [])]
+    pool += [player.drawn_agent] if player.drawn_agent else []
     rng.shuffle(pool)
     if hidden:
         player.agent.agent = pool.pop()
+    if player.drawn_agent:
+        player.drawn_agent = pool.pop()
     player.agent_deck[:] = pool
 
 

@@ -6,6 +6,7 @@ from parlour.engine.game import Emitted
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds.catalogue import (
     AGENT_ID,
+    CATALOGUE,
     CLOCK_HOURS,
     CRIME_ID,
     HOLMES,
@@ -33,7 +34,7 @@ def conclude(state: pb.State) -> list[Emitted]:
         holmes, moriarty = side_total(state, thread, HOLMES), side_total(state, thread, MORIARTY)
         events.append(Emitted(pb.Event(thread_concluded=pb.ThreadConcluded(
             thread=thread, holmes=holmes, moriarty=moriarty))))
-        if holmes == moriarty and at_site(state, "british_museum"):
+        if holmes == moriarty > 0 and at_site(state, "british_museum"):
             holmes += 1
         if holmes > moriarty:
             events += holmes_advantage(state, thread, holmes - moriarty)
@@ -105,17 +106,25 @@ def archive_table(state: pb.State) -> list[Emitted]:
         player.discard.extend(gone)
         if gone:
             events.append(discarded(seat, gone, "archiving"))
-        agent = player.agent
-        if agent.in_play and agent.activated:
-            player.agent_discard.append(agent.agent)
-            events.append(Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(
-                seat=seat, agent=agent.agent))))
-            if agent.supports:
-                player.discard.extend(agent.supports)
-                events.append(discarded(seat, list(agent.supports), "agent_activation"))
-            player.ClearField("agent")
+        if player.agent.in_play and player.agent.activated:
+            events += discard_activated_agent(player, seat)
     state.phase = pb.PHASE_ARCHIVING
     state.turn = state.first_player
+    return events
+
+
+def discard_activated_agent(player: pb.Player, seat: int) -> list[Emitted]:
+    """The activated Agent and the Supports used to activate it (its cost, the first placed)
+    are discarded; any further Supports stay in the Agent's place for the next Agent."""
+    agent = player.agent
+    cost = CATALOGUE.agents[agent.agent].cost
+    used, surplus = list(agent.supports[:cost]), list(agent.supports[cost:])
+    player.agent_discard.append(agent.agent)
+    events = [Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(seat=seat, agent=agent.agent)))]
+    if used:
+        player.discard.extend(used)
+        events.append(discarded(seat, used, "agent_activation"))
+    player.agent.CopyFrom(pb.Agent(supports=surplus))
     return events
 
 

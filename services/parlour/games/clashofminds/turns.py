@@ -13,7 +13,7 @@ from parlour.engine.game import Emitted, IllegalAction
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds import effects
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
-from parlour.games.clashofminds.rounds import start_turn
+from parlour.games.clashofminds.rounds import order_of_play, start_turn
 from parlour.games.clashofminds.summary import conclude
 from parlour.games.clashofminds.table import (
     at_site,
@@ -155,11 +155,20 @@ def agent_open(state: pb.State, seat: int) -> bool:
     return agent.in_play and not agent.activated
 
 
+def keeps_last_card(state: pb.State, seat: int, ctx: Context) -> bool:
+    """"During his turn the player must place one Influence Card": the last card in hand
+    cannot become a Support while the Mandatory Action could still put it into play."""
+    return (not ctx.final and MANDATORY in ctx.cards and len(state.players[seat].hand) == 1
+            and can_play(state, seat))
+
+
 def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitted]:
     """Optional action: a card from hand goes face down as a Support Card (value 1)."""
     ctx = context(state, seat)
     _require_card(ctx, action.action_card, "support")
     player = state.players[seat]
+    if keeps_last_card(state, seat, ctx):
+        raise IllegalAction("KEEP_A_CARD_TO_PLAY", "your last card must go into play first")
     if action.under_agent:
         if ctx.final or not agent_open(state, seat):
             raise IllegalAction("NO_AGENT_TO_SUPPORT", "you have no unactivated Agent for it")
@@ -198,17 +207,26 @@ def remove_support(state: pb.State, seat: int, action: pb.RemoveSupport) -> list
         discarded(seat, [card], "prime_minister")]
 
 
+#: Phases with a player's turn, where an Agent may be activated (the Final Turn included).
+TURN_PHASES = (pb.PHASE_COURSE, pb.PHASE_FINAL_PLACEMENT, pb.PHASE_FINAL_REVEAL)
+
+
 def can_activate(state: pb.State, seat: int) -> bool:
     """Whether the Agent has enough Supports under it and may be activated now."""
     agent = state.players[seat].agent
     return (
-        state.phase == pb.PHASE_COURSE and agent_open(state, seat)
-        and len(agent.supports) >= CATALOGUE.agents[agent.agent].cost
+        state.phase in TURN_PHASES and state.turn == seat and not state.HasField("effect")
+        and agent_open(state, seat) and len(agent.supports) >= CATALOGUE.agents[agent.agent].cost
     )
 
 
+def activation(state: pb.State, seat: int) -> list[pb.Action]:
+    """The Agent activation, when it is possible now."""
+    return [pb.Action(activate_agent=pb.ActivateAgent())] if can_activate(state, seat) else []
+
+
 def activate_agent(state: pb.State, seat: int) -> list[Emitted]:
-    """Reveal the Agent and activate its ability (on your own turn)."""
+    """Reveal the Agent and activate its ability (on your own turn, the Final Turn included)."""
     if not can_activate(state, seat):
         raise IllegalAction("AGENT_NOT_READY", "no Agent whose Activation Cost is reached")
     agent = state.players[seat].agent
@@ -217,16 +235,25 @@ def activate_agent(state: pb.State, seat: int) -> list[Emitted]:
     return events + effects.on_activate(state, seat)
 
 
+def count_empty_turns(state: pb.State, seat: int) -> int:
+    """Final Turn case 2: consecutive turns ended with an empty Mandatory Action and an empty
+    hand, counted only while the other hand is empty too (a Witness may have refilled it)."""
+    if not state.mandatory_empty or state.players[seat].hand:
+        return 0
+    if state.players[opponent(seat)].hand:
+        return 1
+    return state.empty_turns + 1
+
+
 def end_turn(state: pb.State, seat: int) -> list[Emitted]:
     """End the turn; check the two Final Turn triggers; pass to the opponent."""
     if MANDATORY not in state.players[seat].used_actions:
         raise IllegalAction("MANDATORY_ACTION_FIRST", "use the Mandatory Action before ending")
     events = [Emitted(pb.Event(turn_ended=pb.TurnEnded(seat=seat)))]
-    emptied = state.mandatory_empty and not state.players[seat].hand
-    state.empty_turns = state.empty_turns + 1 if emptied else 0
+    rival = opponent(seat)
+    state.empty_turns = count_empty_turns(state, seat)
     if state.last_turn or state.empty_turns >= 2:
         return events + begin_final(state)
-    rival = opponent(seat)
     if state.players[seat].played_this_round >= influence_limit(state):
         state.last_turn = True
         events.append(Emitted(pb.Event(last_turn_began=pb.LastTurnBegan(seat=rival))))
@@ -298,13 +325,17 @@ def skip_action(state: pb.State, seat: int) -> list[Emitted]:
     return [Emitted(pb.Event(action_skipped=pb.ActionSkipped(seat=seat, card=slot.card)))]
 
 
-def advance_final(state: pb.State, seat: int) -> list[Emitted]:
-    """After a Final Turn card is resolved: the other player reveals next, or Summary."""
-    for nxt in (opponent(seat), seat):
-        if hidden_slots(state, nxt):
-            state.turn = nxt
-            return []
-    return conclude(state)
+def advance_final(state: pb.State) -> list[Emitted]:
+    """Once the revealed card is used or skipped, the player behind in reveals goes next (the
+    First Player on a tie); after all eight cards, the Summary."""
+    if open_slot(state, state.turn):
+        return []
+    waiting = [seat for seat in order_of_play(state) if hidden_slots(state, seat)]
+    if not waiting:
+        return conclude(state)
+    state.turn = min(waiting, key=lambda seat: len(state.players[seat].final_slots)
+                     - len(hidden_slots(state, seat)))
+    return []
 
 
 # -- enumeration -----------------------------------------------------------------------
@@ -332,33 +363,42 @@ def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
             actions += [pb.Action(use_influence=pb.UseInfluence(
                 action_card=card, thread=t, index=i)) for t, i in usable_cards]
         if "support" in sides:
-            actions += [pb.Action(add_support=pb.AddSupport(action_card=card, card=c, thread=t))
-                        for c in hand for t in threads]
-            if not ctx.final and agent_open(state, seat):
-                actions += [pb.Action(add_support=pb.AddSupport(
-                    action_card=card, card=c, under_agent=True)) for c in hand]
+            actions += support_actions(state, seat, ctx, card, threads)
             if seat == HOLMES and crime_in_force(state, "prime_minister"):
                 actions += [pb.Action(remove_support=pb.RemoveSupport(
                     action_card=card, thread=t, index=i)) for t in threads
                     for i, c in enumerate(state.threads[t].sides[seat].cards) if c.support]
+    actions += activation(state, seat)
     if ctx.final:
         actions.append(pb.Action(skip_action=pb.SkipAction()))
-    else:
-        if can_activate(state, seat):
-            actions.append(pb.Action(activate_agent=pb.ActivateAgent()))
-        if MANDATORY not in ctx.cards:
-            actions.append(pb.Action(end_turn=pb.EndTurn()))
+    elif MANDATORY not in ctx.cards:
+        actions.append(pb.Action(end_turn=pb.EndTurn()))
+    return actions
+
+
+def support_actions(
+    state: pb.State, seat: int, ctx: Context, card: int, threads: range | tuple[int, ...]
+) -> list[pb.Action]:
+    """Every Add one Support Card with this Action Card: into a thread, or under the Agent."""
+    if keeps_last_card(state, seat, ctx):
+        return []
+    hand = sorted(set(state.players[seat].hand))
+    actions = [pb.Action(add_support=pb.AddSupport(action_card=card, card=c, thread=t))
+               for c in hand for t in threads]
+    if not ctx.final and agent_open(state, seat):
+        actions += [pb.Action(add_support=pb.AddSupport(
+            action_card=card, card=c, under_agent=True)) for c in hand]
     return actions
 
 
 def placement_actions(state: pb.State, seat: int) -> list[pb.Action]:
     """Every (Action Card, thread) the player may place face down."""
     return [pb.Action(place_action_card=pb.PlaceActionCard(card=c, thread=t))
-            for c in unplaced(state, seat) for t in range(THREADS)]
+            for c in unplaced(state, seat) for t in range(THREADS)] + activation(state, seat)
 
 
 def reveal_actions(state: pb.State, seat: int) -> list[pb.Action]:
     """Every face-down Action Card the player may reveal."""
     return [pb.Action(reveal_action_card=pb.RevealActionCard(card=s.card))
-            for s in hidden_slots(state, seat)]
+            for s in hidden_slots(state, seat)] + activation(state, seat)
 

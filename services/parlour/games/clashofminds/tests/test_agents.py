@@ -18,6 +18,7 @@ from parlour.games.clashofminds.tests.positions import (
     legal,
     place,
 )
+from parlour.games.clashofminds.turns import begin_final
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 SUPPORT = pb.ACTION_CARD_DRAW_OR_SUPPORT
@@ -45,20 +46,51 @@ def test_an_agent_is_drawn_face_down_before_initial_setup():
     assert [a.agent for a in public] == [0, 0]
 
 
-def test_an_unactivated_agent_may_be_kept_or_replaced_next_round():
-    """Agents not activated stay on the table and may be left in play or replaced. (Rule 5)"""
-    state = course(agents=True)
-    agent(state, HOLMES, "mycroft", supports=1)
+def next_round(state: pb.State) -> tuple[pb.State, list]:
+    """Finish Archiving for both players (Holmes is First Player), starting the next round."""
     state.phase = pb.PHASE_ARCHIVING
     state, _ = act(state, HOLMES, keep_hand={})
-    state, events = act(state, MORIARTY, keep_hand={})
+    return act(state, MORIARTY, keep_hand={})
+
+
+def test_both_players_draw_an_agent_every_round_and_keep_one_of_two():
+    """"Before Initial Setup Preparation, both players draw one Agent Card": a player whose
+    unactivated Agent stayed draws too, sees the new card, and keeps one of the two; a player
+    with no Agent in play simply places the drawn one (issue 16 item 2). (Rule 2; Rule 5)"""
+    state = course(agents=True)
+    agent(state, HOLMES, "mycroft", supports=1)
+    state, events = next_round(state)
+    holmes = state.players[HOLMES]
     assert state.phase == pb.PHASE_AGENTS and state.turn == HOLMES
+    assert holmes.agent.agent == AGENT_ID["mycroft"] and holmes.drawn_agent
+    assert len(holmes.agent_deck) == 2 and state.players[MORIARTY].agent.in_play
+    assert GAME.view(state, HOLMES).players[HOLMES].drawn_agent == holmes.drawn_agent
+    assert GAME.view(state, MORIARTY).players[HOLMES].drawn_agent == 0
+    assert GAME.view(state, None).players[HOLMES].drawn_agent == 0
     assert [a.WhichOneof("kind") for a in legal(state, HOLMES)] == ["keep_agent", "replace_agent"]
-    state, events = act(state, HOLMES, replace_agent={})
-    assert list(state.players[HOLMES].agent_discard) == [AGENT_ID["mycroft"]]
-    assert len(state.players[HOLMES].agent.supports) == 1
+    drawn = holmes.drawn_agent
+    replaced, _ = act(state, HOLMES, replace_agent={})
+    assert replaced.players[HOLMES].agent.agent == drawn
+    assert list(replaced.players[HOLMES].agent_discard) == [AGENT_ID["mycroft"]]
+    assert len(replaced.players[HOLMES].agent.supports) == 1
+    assert replaced.players[HOLMES].drawn_agent == 0
+    assert replaced.phase == pb.PHASE_INITIAL_SETUP
+    kept, events = act(state, HOLMES, keep_agent={})
+    assert kept.players[HOLMES].agent.agent == AGENT_ID["mycroft"]
+    assert list(kept.players[HOLMES].agent_discard) == [drawn]
+    assert kinds(events)[:2] == ["agent_kept", "agent_discarded"]
+
+
+def test_an_agent_stays_without_a_choice_once_the_agent_deck_is_empty():
+    """Agent Decks are not reshuffled: with none left to draw, the Agent in play simply stays.
+    (Rule 2; Rule 5; RULES.md, Agents)"""
+    state = course(agents=True)
+    agent(state, HOLMES, "mycroft", supports=1)
+    state.players[HOLMES].agent_discard.extend(state.players[HOLMES].agent_deck)
+    del state.players[HOLMES].agent_deck[:]
+    state, _ = next_round(state)
     assert state.phase == pb.PHASE_INITIAL_SETUP
-    assert state.players[MORIARTY].agent.in_play
+    assert state.players[HOLMES].agent.agent == AGENT_ID["mycroft"]
 
 
 def test_support_under_the_agent_then_activation_at_the_cost():
@@ -87,8 +119,51 @@ def test_activated_agents_and_their_supports_are_discarded_at_archiving():
     archive_table(state)
     assert not state.players[HOLMES].agent.in_play
     assert list(state.players[HOLMES].agent_discard) == [AGENT_ID["lestrade"]]
-    assert len(state.players[HOLMES].discard) == 2
+    assert len(state.players[HOLMES].discard) == 2 and not state.players[HOLMES].agent.supports
     assert state.players[MORIARTY].agent.in_play
+
+
+def test_supports_beyond_the_activation_cost_stay_for_the_next_agent():
+    """"Support Cards used to activate an Agent's ability are discarded": with 3 Supports under
+    Inspector Lestrade (cost 2) the first 2 go, the third stays and serves the next Agent
+    (issue 16 item 5). (Rule 5; RULES.md, Agents)"""
+    state = course(agents=True)
+    agent(state, HOLMES, "lestrade", supports=3)
+    first, second, third = state.players[HOLMES].agent.supports
+    state, _ = act(state, HOLMES, activate_agent={})
+    archive_table(state)
+    state, events = next_round(state)
+    holmes = state.players[HOLMES]
+    assert sorted(holmes.discard) == sorted([first, second])
+    assert list(holmes.agent.supports) == [third] and holmes.agent.in_play
+    assert holmes.agent.agent != AGENT_ID["lestrade"] and not holmes.agent.activated
+    assert GAME.view(state, MORIARTY).players[HOLMES].agent.supports == [0]
+
+
+def test_an_agent_may_be_activated_on_its_owners_final_turn_steps():
+    """"The ability can be activated only on the active player's turn": in the Final Turn the
+    player placing or revealing may activate; it does not pass his step (issue 16 item 5).
+    (Rule 4; Final Turn Overview)"""
+    state = course(agents=True, hands=(("bribe",), ("cipher",)))
+    agent(state, HOLMES, "mrs_hudson", supports=1)
+    agent(state, MORIARTY, "john_clay", supports=1)
+    begin_final(state)
+    assert any(a.HasField("activate_agent") for a in legal(state, HOLMES))
+    state, events = act(state, HOLMES, activate_agent={})
+    assert state.turn == HOLMES and len(state.players[HOLMES].hand) == 3
+    assert not any(a.HasField("activate_agent") for a in legal(state, HOLMES))
+    for card in (1, 2, 3, 4):
+        for seat in (HOLMES, MORIARTY):
+            state, _ = act(state, seat, place_action_card=dict(card=card, thread=0))
+    assert state.phase == pb.PHASE_FINAL_REVEAL and state.turn == HOLMES
+    state, _ = act(state, HOLMES, reveal_action_card=dict(card=1))
+    state, _ = act(state, HOLMES, skip_action={})
+    assert state.turn == MORIARTY
+    state, _ = act(state, MORIARTY, activate_agent={})
+    assert state.turn == MORIARTY and len(state.players[MORIARTY].hand) == 3
+    state, _ = act(state, MORIARTY, reveal_action_card=dict(card=2))
+    state, _ = act(state, MORIARTY, skip_action={})
+    assert state.turn == HOLMES
 
 
 def test_watson_and_moran_add_two_where_a_person_card_is():

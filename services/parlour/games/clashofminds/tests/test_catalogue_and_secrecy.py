@@ -33,6 +33,24 @@ def test_component_counts_match_the_rulebook():
     assert len(CATALOGUE.agents) == 8
 
 
+#: shared/research/clash_of_minds.json, "investigation_sites": name, hours, Influence Card Limit.
+RESEARCH_SITES = [
+    ("Buckingham Palace", 1, 6), ("221B Baker Street", 1, 5), ("The Diogenes Club", 1, 5),
+    ("Scotland Yard", 2, 5), ("Whitechapel", 2, 4), ("The Docks", 2, 6),
+    ("The British Museum", 3, 7),
+]
+
+
+def test_the_sites_are_the_researched_reconstruction():
+    """Every site's hours and limit follow the research reconstruction (only Buckingham Palace's
+    are printed: "adds 1 hour to the clock and has a limit of 6"), together 12 hours: "They
+    only have 12 hours" (issue 16 item 7). (Rulebook: Game Description; Investigation Site
+    Cards)"""
+    sites = [(s.name, s.hours, s.limit) for s in CATALOGUE.sites.values()]
+    assert sites == RESEARCH_SITES
+    assert sum(hours for _, hours, _ in sites) == 12
+
+
 def test_holmes_never_sees_an_unrevealed_crime_card():
     """Moriarty sees his Crime Plan; Holmes and spectators see only revealed cards.
     (Rulebook: Preparing the Crime)"""

@@ -104,7 +104,7 @@ def test_support_card_is_face_down_worth_one_and_hidden_from_the_opponent():
     """
     from parlour.games.clashofminds.influence import side_total
 
-    state = course(hands=(("telegram",), ()))
+    state = course(hands=(("telegram", "bribe"), ()))
     state, events = act(state, HOLMES, add_support=dict(
         action_card=DRAW_OR_SUPPORT, card=CARD_ID["telegram"], thread=2))
     card = state.threads[2].sides[HOLMES].cards[0]
@@ -181,3 +181,60 @@ def test_an_empty_deck_is_rebuilt_from_the_discard_pile():
     state, events = act(state, HOLMES, draw_influence=dict(action_card=DRAW_OR_USE))
     assert kinds(events)[1:3] == ["deck_reshuffled", "cards_drawn"]
     assert len(state.players[HOLMES].deck) == 19 and not state.players[HOLMES].discard
+
+
+def test_final_turn_case_two_needs_both_hands_empty_when_the_second_turn_ends():
+    """"When both players have no more Influence Cards in their hands and they use the
+    Mandatory Action to finish their turns": a Witness that returns a card to the other hand
+    between the two empty turns stops the Final Turn (issue 16 item 1).
+    (Rulebook: Final Turn, case 2)
+    """
+    state = course(hands=((), ()))
+    place(state, HOLMES, 0, "informant")
+    place(state, MORIARTY, 0, "witness")
+    state, _ = act(state, HOLMES, pass_mandatory={})
+    state, _ = act(state, HOLMES, end_turn={})
+    assert state.empty_turns == 1
+    state, _ = act(state, MORIARTY, pass_mandatory={})
+    state, _ = act(state, MORIARTY, use_influence=dict(action_card=DRAW_OR_USE, thread=0, index=0))
+    state, _ = act(state, MORIARTY, target_card=dict(thread=0, index=0))
+    assert list(state.players[HOLMES].hand) == [CARD_ID["informant"]]
+    state, events = act(state, MORIARTY, end_turn={})
+    assert state.phase == pb.PHASE_COURSE and "final_turn_began" not in kinds(events)
+    assert state.turn == HOLMES and state.empty_turns == 1
+    assert "pass_mandatory" not in [a.WhichOneof("kind") for a in legal(state, HOLMES)]
+    state, _ = act(state, HOLMES, play_influence=dict(card=CARD_ID["informant"], thread=1))
+    state, _ = act(state, HOLMES, end_turn={})
+    assert state.empty_turns == 0 and state.phase == pb.PHASE_COURSE
+
+
+def test_the_last_card_in_hand_cannot_dodge_the_mandatory_action_as_a_support():
+    """"During his turn the player must place one Influence Card": while the Mandatory Action is
+    unused and could play it, the last card in hand may not become a Support (issue 16 item 4).
+    (Rulebook: Action Cards, Mandatory Action)
+    """
+    state = course(hands=(("bribe",), ()))
+    assert not any(a.HasField("add_support") for a in legal(state, HOLMES))
+    refused(state, HOLMES, "KEEP_A_CARD_TO_PLAY", add_support=dict(
+        action_card=DRAW_OR_SUPPORT, card=CARD_ID["bribe"], thread=0))
+    two = course(hands=(("bribe", "cipher"), ()))
+    two, _ = act(two, HOLMES, add_support=dict(
+        action_card=DRAW_OR_SUPPORT, card=CARD_ID["bribe"], thread=0))
+    refused(two, HOLMES, "KEEP_A_CARD_TO_PLAY", add_support=dict(
+        action_card=USE_OR_SUPPORT, card=CARD_ID["cipher"], thread=0))
+    two, _ = act(two, HOLMES, play_influence=dict(card=CARD_ID["cipher"], thread=1))
+    assert MANDATORY in two.players[HOLMES].used_actions
+
+
+def test_a_last_card_that_cannot_be_played_may_still_become_a_support():
+    """At the Influence Card Limit the Mandatory Action has nothing to place, so the last card
+    may go face down as a Support. (Rulebook: Action Cards, Mandatory Action and its NOTE;
+    Investigation Site Cards, limit)
+    """
+    state = course(site="whitechapel", hands=(("bribe",), ()))
+    for key in ("informant", "informant", "street_urchin", "witness"):
+        place(state, HOLMES, 0, key)
+    state, _ = act(state, HOLMES, add_support=dict(
+        action_card=DRAW_OR_SUPPORT, card=CARD_ID["bribe"], thread=1))
+    state, _ = act(state, HOLMES, pass_mandatory={})
+    assert state.threads[1].sides[HOLMES].cards[0].support

@@ -58,6 +58,24 @@ def test_fingerprints_sets_every_other_card_in_the_thread_to_one():
     assert card_value(state, 0, HOLMES, 0) == 2
 
 
+def test_fingerprints_value_of_one_overrides_the_docks_and_footprints():
+    """"All other Influence Cards in this Crime Thread have an Influence Value of 1": a used card
+    there stays 1 at The Docks and beside Footprints, while the same card elsewhere gets both
+    bonuses (issue 16 item 3). (Rulebook: Influence Cards, Fingerprints example)
+    """
+    state = course(site="the_docks")
+    place(state, MORIARTY, 0, "fingerprints")
+    place(state, HOLMES, 0, "footprints")
+    place(state, HOLMES, 0, "bribe", used=True)
+    place(state, HOLMES, 1, "footprints")
+    place(state, HOLMES, 1, "bribe", used=True)
+    assert card_value(state, 0, HOLMES, 1) == 1 and side_total(state, 0, HOLMES) == 1 + 1
+    assert card_value(state, 1, HOLMES, 1) == 3 + 1 + 1
+    state.threads[0].sides[MORIARTY].cards[0].used = True
+    assert card_value(state, 0, MORIARTY, 0) == 2 + 1
+    assert card_value(state, 0, HOLMES, 1) == 1
+
+
 def test_footprints_add_one_to_your_used_cards_in_the_thread():
     """Footprints: your used Influence Cards in this Crime Thread get +1."""
     state = course()

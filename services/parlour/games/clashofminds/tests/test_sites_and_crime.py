@@ -77,12 +77,19 @@ def test_the_docks_used_cards_get_one_more():
     assert side_total(state, 0, HOLMES) == 3 + 1 + 1
 
 
-def test_british_museum_a_draw_counts_as_a_holmes_advantage_of_one():
-    """The British Museum (+3 hours, limit 7): a draw counts as a Holmes advantage of 1 (the
-    rulebook's Draw clause allows a site to say otherwise). (Rulebook: C.1 C Draw)"""
+def test_british_museum_a_contested_draw_counts_as_a_holmes_advantage_of_one():
+    """The British Museum (+3 hours, limit 7): a draw where both players have Influence counts
+    as a Holmes advantage of 1 (the Draw clause: "nothing happens (unless the Investigation Site
+    Card … state otherwise)"); an empty 0-0 thread stays a plain draw (RULES.md, The British
+    Museum). (Rulebook: C.1 C Draw)"""
     state = course(site="british_museum")
+    place(state, HOLMES, 0, "informant")
+    place(state, MORIARTY, 0, "witness")
+    place(state, HOLMES, 1, "telegram", used=True)
     conclude(state)
-    assert all(t.deduction_token for t in state.threads) and influence_limit(state) == 7
+    assert state.threads[0].deduction_token and influence_limit(state) == 7
+    assert not state.threads[1].deduction_token and not state.threads[2].deduction_token
+    assert state.deduction_supply == 2
 
 
 def test_site_deck_reshuffles_when_empty():
