@@ -96,7 +96,8 @@ async def test_trimmed_history_through_the_gateway(redis_url):
 
 
 async def test_create_and_join_are_idempotent(redis_url):
-    """Repeating CreateMatch or JoinMatch with the same request id does not create twice."""
+    """Repeating CreateMatch or JoinMatch with the same request id does not create twice
+    (a JoinMatch repeat answers ALREADY_EXISTS and leaves the first token working)."""
     from parlour.gateway.v1 import gateway_pb2 as gw
 
     async with running_stack(redis_url) as (address, _):
@@ -107,9 +108,10 @@ async def test_create_and_join_are_idempotent(redis_url):
             assert first.name == again.name
             join = gw.JoinMatchRequest(match=first.name, display_name="a", request_id="join-1")
             a = await client.stub.JoinMatch(join)
-            b = await client.stub.JoinMatch(join)
-            assert a.seat == b.seat == 0
-            assert sum(s.occupied for s in b.match.seats) == 1
-            old = (("authorization", f"Bearer {a.seat_token}"),)
-            with pytest.raises(grpc.aio.AioRpcError):
-                await client.stub.GetView(gw.GetViewRequest(match=first.name), metadata=old)
+            with pytest.raises(grpc.aio.AioRpcError) as again_join:
+                await client.stub.JoinMatch(join)
+            assert again_join.value.code() == grpc.StatusCode.ALREADY_EXISTS
+            match = (await client.stub.GetMatch(gw.GetMatchRequest(match=first.name))).match
+            assert sum(s.occupied for s in match.seats) == 1
+            held = (("authorization", f"Bearer {a.seat_token}"),)
+            await client.stub.GetView(gw.GetViewRequest(match=first.name), metadata=held)

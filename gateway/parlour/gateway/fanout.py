@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -40,8 +40,25 @@ class Subscription:
         self.match = match
         self.seat = seat
         self.cursor = after
-        self.queue: asyncio.Queue[StoredEvent] = asyncio.Queue(size)
+        self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(size)
         self.overflowed = False
+        self.failure: ServiceError | None = None
+        #: Awaited before a batch holding an event private to the seat is handed out;
+        #: raises if the viewer may no longer see the seat's events.
+        self.guard: Callable[[], Awaitable[None]] | None = None
+
+    def end(self, error: ServiceError) -> None:
+        """End the subscription with `error` (its consumer sees it at its next step)."""
+        self.failure = error
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)  # wakes a waiting consumer; a full queue wakes anyway
+
+    async def _checked(self, batch: list[StoredEvent]) -> list[StoredEvent]:
+        if self.failure is not None:
+            raise self.failure
+        if self.guard is not None and any(not e.visibility.startswith(b"*") for e in batch):
+            await self.guard()
+        return batch
 
     def offer(self, event: StoredEvent) -> None:
         """Called by the feed; drops the event (to be re-read from history) if the queue is full."""
@@ -57,12 +74,14 @@ class Subscription:
         """Visible events in order from the cursor, in batches of those ready together,
         and heartbeats while idle."""
         async for batch in self._catch_up(None):
-            yield batch
+            yield await self._checked(batch)
         while True:
+            if self.failure is not None:
+                raise self.failure
             if self.overflowed and self.queue.empty():
                 self.overflowed = False
                 async for batch in self._catch_up(None):
-                    yield batch
+                    yield await self._checked(batch)
                 continue
             try:
                 event = self.queue.get_nowait()
@@ -75,6 +94,8 @@ class Subscription:
                     continue
             ready: list[StoredEvent] = []
             while True:
+                if event is None:  # put by end(), which set the failure first
+                    raise self.failure
                 if event.sequence > self.cursor + 1:
                     async for missed in self._catch_up(event.sequence):
                         ready += missed
@@ -86,7 +107,7 @@ class Subscription:
                     break
                 event = self.queue.get_nowait()
             if ready:
-                yield ready
+                yield await self._checked(ready)
 
     async def _catch_up(self, before: int | None) -> AsyncIterator[list[StoredEvent]]:
         """Read history after the cursor (up to `before`, exclusive, or to the end), in batches."""

@@ -7,6 +7,7 @@ import logging
 
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.fanout import EventHub
+from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
 from parlour.gateway.service import GatewayService
 from parlour.gateway.v1 import gateway_service_pb2, gateway_service_pb2_grpc
@@ -25,7 +26,10 @@ class Gateway:
         self.store = MatchStore.from_url(config.redis_url)
         self.router = Router(config.rules, config.replica_cooldown_seconds)
         self.hub = EventHub(self.store, config.subscriber_queue)
-        self.service = GatewayService(self.store, self.router, self.hub, config.heartbeat_seconds)
+        self.revocations = Revocations(self.store)
+        self.service = GatewayService(
+            self.store, self.router, self.hub, config.heartbeat_seconds, self.revocations
+        )
         self.server, self.port, self.health = serving.make_server(
             lambda s: gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(
                 self.service, s
@@ -38,6 +42,7 @@ class Gateway:
     async def start(self) -> Gateway:
         """Start serving."""
         await self.server.start()
+        self.revocations.start()
         self.watcher = asyncio.create_task(
             serving.watch_storage(self.store, self.health, [SERVICE])
         )
@@ -48,6 +53,7 @@ class Gateway:
         if self.watcher:
             self.watcher.cancel()
         await self.hub.close()
+        await self.revocations.close()
         await self.server.stop(grace)
         await self.router.close()
         await self.store.close()

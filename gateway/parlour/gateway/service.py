@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import secrets
 import uuid
 
 import grpc
 
 from parlour.gateway import tokens
-from parlour.gateway.fanout import EventHub, Heartbeat
+from parlour.gateway.fanout import EventHub, Heartbeat, Subscription
 from parlour.gateway.play import PlaySession
+from parlour.gateway.revocation import Revocations, revoked
 from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
@@ -39,15 +42,42 @@ def unauthenticated(reason: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
 
 
+def request_id_reused() -> ServiceError:
+    return invalid_argument(
+        "request_id",
+        "this request_id was already used for a different request",
+        "REQUEST_ID_REUSED",
+    )
+
+
+def scope(context) -> str:
+    """The caller's network address without its port: request ids are scoped to it, so
+    two clients picking the same request id never meet (grpc peer 'ipv4:1.2.3.4:5678')."""
+    return context.peer().rpartition(":")[0]
+
+
+def creation_fingerprint(game: str, request: gw.CreateMatchRequest) -> str:
+    """What a CreateMatch retry must repeat exactly (the game and every field but the id)."""
+    fields = gw.CreateMatchRequest()
+    fields.CopyFrom(request)
+    fields.ClearField("request_id")
+    fields.game = game
+    return hashlib.sha256(fields.SerializeToString(deterministic=True)).hexdigest()[:32]
+
+
 class Viewer:
-    """Who is calling about a match: its game and the caller's seat (None: spectator)."""
+    """Who is calling about a match: its game, the caller's seat (None: spectator) and
+    the hash of the seat token it authenticated with."""
 
-    __slots__ = ("match", "game", "seat")
+    __slots__ = ("match", "game", "seat", "token_hash")
 
-    def __init__(self, match: str, game: str, seat: int | None) -> None:
+    def __init__(
+        self, match: str, game: str, seat: int | None, token_hash: str | None = None
+    ) -> None:
         self.match = match
         self.game = game
         self.seat = seat
+        self.token_hash = token_hash
 
 
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
@@ -58,7 +88,7 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
             raise unauthenticated(
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
-        return Viewer(match, meta["game"], int(seat))
+        return Viewer(match, meta["game"], int(seat), tokens.token_hash(token))
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
     if meta.get("spectators") != "1":
@@ -73,11 +103,19 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
 class GatewayService(gw_grpc.GatewayServiceServicer):
     """The public API."""
 
-    def __init__(self, store: MatchStore, router: Router, hub: EventHub, heartbeat: float) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        router: Router,
+        hub: EventHub,
+        heartbeat: float,
+        revocations: Revocations,
+    ) -> None:
         self.store = store
         self.router = router
         self.hub = hub
         self.heartbeat = heartbeat
+        self.revocations = revocations
 
     # -- helpers ----------------------------------------------------------
     async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
@@ -105,10 +143,33 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             raise not_found("match", f"matches/{match}")
         return meta, progress
 
-    async def act(self, viewer: Viewer, request: gw.SubmitActionRequest) -> gw.SubmitActionResponse:
-        """Forward one action for the caller's seat."""
+    async def still_seated(self, viewer: Viewer) -> None:
+        """Refuse (SEAT_TOKEN_REVOKED) once the viewer's token no longer holds its seat."""
+        if await self.store.seat_of(viewer.match, viewer.token_hash) != viewer.seat:
+            raise revoked()
+
+    @contextlib.contextmanager
+    def revocable(self, viewer: Viewer, sub: Subscription):
+        """End the subscription when the viewer's seat token is revoked, on any gateway."""
+        if viewer.token_hash is None:
+            yield
+            return
+        sub.guard = lambda: self.still_seated(viewer)
+        with self.revocations.watch(viewer.match, viewer.token_hash, sub.end):
+            yield
+
+    async def act(
+        self, viewer: Viewer, request: gw.SubmitActionRequest, *, recheck: bool = False
+    ) -> gw.SubmitActionResponse:
+        """Forward one action for the caller's seat (re-checking its token if `recheck`)."""
         if viewer.seat is None:
             raise unauthenticated("MISSING_SEAT_TOKEN", "spectators cannot act")
+        if request.match and match_id_of(request.match) != viewer.match:
+            raise invalid_argument(
+                "action.match", "the action names another match than the session's", "WRONG_MATCH"
+            )
+        if recheck:
+            await self.still_seated(viewer)
         act = rules.ActRequest(
             match_id=viewer.match,
             seat=viewer.seat,
@@ -164,36 +225,50 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
                 "BAD_SEAT_COUNT",
             )
+        fingerprint = creation_fingerprint(game, request)
         match = (
-            uuid.uuid5(MATCH_NAMESPACE, f"{game}|{request.request_id}").hex
+            uuid.uuid5(MATCH_NAMESPACE, f"{scope(context)}|{game}|{request.request_id}").hex
             if request.request_id
             else uuid.uuid4().hex
         )
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
-        meta = {"game": game, "seats": request.seats, "spectators": int(request.allow_spectators)}
-        created = await self.store.create_meta(match, meta)
-        if created:
-            create = rules.CreateMatchRequest(
-                match_id=match, options=request.options, seats=request.seats, seed=seed
-            )
-            try:
-                await self.router.call(
-                    game, match, lambda r: r.stub.CreateMatch(create, timeout=10)
-                )
-            except ServiceError as error:
-                if error.code != grpc.StatusCode.ALREADY_EXISTS:
-                    await self.store.redis.delete(keys.meta(match))
-                    raise
+        meta = {
+            "game": game,
+            "seats": str(request.seats),
+            "spectators": str(int(request.allow_spectators)),
+            "fp": fingerprint,
+        }
+        create = rules.CreateMatchRequest(
+            match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
+        )
+        try:
+            await self.router.call(game, match, lambda r: r.stub.CreateMatch(create, timeout=10))
+        except ServiceError as error:
+            if error.code != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+            if await self.store.redis.hget(keys.meta(match), "fp") != fingerprint.encode():
+                raise request_id_reused() from None
         return gw.CreateMatchResponse(match=await self.match_resource(match))
 
     @guarded
     async def JoinMatch(self, request, context):
         match = match_id_of(request.match)
+        if request.HasField("seat") and request.seat < 0:
+            raise invalid_argument(
+                "seat", "seat must be 0 or more (leave it unset for any free seat)", "NO_SUCH_SEAT"
+            )
         token = tokens.new_token()
         wanted = request.seat if request.HasField("seat") else -1
-        seat = await self.store.take_seat(
-            match, wanted, tokens.token_hash(token), request.display_name, request.request_id
+        request_id = f"{scope(context)}|{request.request_id}" if request.request_id else ""
+        reply = await self.store.take_seat(
+            match,
+            wanted,
+            tokens.token_hash(token),
+            request.display_name,
+            hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
+            hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
         )
+        seat = reply[0]
         if seat == -4:
             raise not_found("match", request.match)
         if seat == -1:
@@ -202,6 +277,15 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
+            )
+        if seat == -5:
+            raise request_id_reused()
+        if seat == -6:
+            raise ServiceError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                "ALREADY_JOINED",
+                f"this request id already took seat {reply[1]}; its token is only in that answer",
+                metadata={"seat": str(reply[1])},
             )
         return gw.JoinMatchResponse(
             match=await self.match_resource(match), seat=seat, seat_token=token
@@ -244,8 +328,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     @guarded
     async def LeaveMatch(self, request, context):
         viewer = await self.viewer(request.match, context, seated=True)
-        token = tokens.token_from_metadata(context.invocation_metadata()) or ""
-        await self.store.leave_seat(viewer.match, tokens.token_hash(token))
+        await self.store.leave_seat(viewer.match, viewer.token_hash)
+        self.revocations.revoke(viewer.token_hash)
         return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))
 
     # -- streams ----------------------------------------------------------
@@ -253,8 +337,11 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     async def StreamEvents(self, request, context):
         viewer = await self.viewer(request.match, context, seated=False)
         async with self.hub.subscribe(viewer.match, viewer.seat, request.after_sequence) as sub:
-            async for item in sub.events(self.heartbeat):
-                yield self.stream_message(item)
+            with self.revocable(viewer, sub):
+                if viewer.token_hash is not None:
+                    await self.still_seated(viewer)
+                async for item in sub.events(self.heartbeat):
+                    yield self.stream_message(item)
 
     @guarded
     async def Play(self, request_iterator, context):
@@ -269,11 +356,17 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         if viewer.seat is not None:
             opened.seat = viewer.seat
         session = PlaySession(
-            viewer.seat, lambda action: self.act(viewer, action), self.match_event, self.heartbeat
+            viewer.seat,
+            lambda action: self.act(viewer, action, recheck=True),
+            self.match_event,
+            self.heartbeat,
         )
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
-            async for message in session.run(opened, request_iterator, sub):
-                yield message
+            with self.revocable(viewer, sub):
+                if viewer.token_hash is not None:
+                    await self.still_seated(viewer)
+                async for message in session.run(opened, request_iterator, sub):
+                    yield message
 
 
 def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:

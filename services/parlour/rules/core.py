@@ -122,7 +122,10 @@ class RulesCore:
             raise invalid_argument(f"options.{error.field}", error.message, "BAD_OPTIONS") from None
         progress = self.progress(state, 1, 0)
         data = runtime.serialize(state)
-        if not await self.store.create_state(request.match_id, data, runtime.serialize(progress)):
+        stored = await self.store.create_state(
+            request.match_id, data, runtime.serialize(progress), dict(request.meta)
+        )
+        if not stored:
             raise ServiceError(
                 grpc.StatusCode.ALREADY_EXISTS, "MATCH_EXISTS", f"match {request.match_id!r} exists"
             )

@@ -1,5 +1,8 @@
 """Redis key names; the match id is a hash tag so one match lives in one cluster slot."""
 
+#: Pub/sub channel carrying the hash of every revoked seat token.
+REVOKED = "parlour:revoked"
+
 
 def state(match: str) -> str:
     """Hash: v (version), q (last event sequence), s (State bytes)."""
@@ -17,7 +20,8 @@ def match_of(key: str) -> str:
 
 
 def meta(match: str) -> str:
-    """Hash: game, seats, spectators, name:<seat>, token:<seat>, t:<token hash> -> seat."""
+    """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
+    t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>."""
     return f"parlour:{{{match}}}:meta"
 
 

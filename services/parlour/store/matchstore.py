@@ -116,15 +116,14 @@ class MatchStore:
         return bool(await self.redis.ping())
 
     # -- matches ----------------------------------------------------------
-    async def create_meta(self, match: str, meta: dict[str, str | int]) -> bool:
-        """Store a new match's metadata; False if the id is taken."""
-        flat = [x for kv in meta.items() for x in kv]
-        return bool(await self._create(keys=[keys.meta(match)], args=flat))
-
-    async def create_state(self, match: str, state: bytes, progress: bytes) -> bool:
-        """Store a match's initial state at version 1; False if it has one."""
-        args = ["v", 1, "q", 0, "s", state, "p", progress]
-        return bool(await self._create(keys=[keys.state(match)], args=args))
+    async def create_state(
+        self, match: str, state: bytes, progress: bytes, meta: dict[str, str] | None = None
+    ) -> bool:
+        """Store a new match's metadata and initial state (version 1) in one atomic step;
+        False if the match exists."""
+        flat = [x for kv in (meta or {}).items() for x in kv]
+        args = [len(meta or ()), *flat, "v", 1, "q", 0, "s", state, "p", progress]
+        return bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
 
     async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes | None]:
         """Metadata and stored MatchProgress bytes in one round trip; MatchNotFound if no match."""
@@ -151,15 +150,21 @@ class MatchStore:
         return int(version)
 
     async def take_seat(
-        self, match: str, seat: int, token_hash: str, name: str, request_id: str
-    ) -> int:
-        """Take a seat (-1: lowest free); returns the seat or a negative code (see seat.lua)."""
-        args = ["take", seat, token_hash, name, request_id]
-        return int(await self._seat(keys=[keys.meta(match)], args=args))
+        self, match: str, seat: int, token_hash: str, name: str, request_id: str, fingerprint: str
+    ) -> list[int]:
+        """Take a seat (-1: lowest free); returns [seat] or a negative code (see seat.lua)."""
+        args = ["take", seat, token_hash, name, request_id, fingerprint]
+        return [int(x) for x in await self._seat(keys=[keys.meta(match)], args=args)]
 
     async def leave_seat(self, match: str, token_hash: str) -> int:
-        """Free the seat a token holds; returns it, or -1 for an unknown token."""
-        return int(await self._seat(keys=[keys.meta(match)], args=["leave", token_hash]))
+        """Free the seat a token holds and announce the revocation; the seat, or -1."""
+        args = ["leave", token_hash, keys.REVOKED]
+        return int((await self._seat(keys=[keys.meta(match)], args=args))[0])
+
+    async def seat_of(self, match: str, token_hash: str) -> int | None:
+        """The seat a token holds now, or None once revoked."""
+        seat = await self.redis.hget(keys.meta(match), f"t:{token_hash}")
+        return None if seat is None else int(seat)
 
     async def request_record(self, match: str, request_id: str) -> bytes | None:
         """The record of an earlier request with this id, if still kept."""
