@@ -211,7 +211,6 @@ async def test_finished_match_request_records_expire(rules, store, match_id):
         progress = (await rules.Act(request)).result.progress
         step += 1
     assert 0 < await store.redis.ttl(keys.requests(match_id)) <= 3600
-    assert 0 < await store.redis.ttl(keys.request_order(match_id)) <= 3600
     assert await store.redis.ttl(keys.state(match_id)) == -1
     replay = await rules.Act(request)
     assert replay.replayed and replay.result.progress == progress

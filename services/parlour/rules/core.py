@@ -19,6 +19,8 @@ from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import CommitConflict, MatchNotFound, MatchStore, encode_visibility
 
 FINISHED = "finished"
+#: Bytes of the (seat, action) digest kept in a request record to spot a reused id.
+FINGERPRINT_BYTES = 16
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -175,7 +177,7 @@ class RulesCore:
         action = unpack(request.action, self.game.action_type, "action")
         fingerprint = hashlib.sha256(
             request.seat.to_bytes(4, "big", signed=True) + runtime.serialize(action)
-        ).digest()
+        ).digest()[:FINGERPRINT_BYTES]
         # One action per match at a time in this process; the entry lives while anyone uses it.
         lock, users = self._locks.setdefault(request.match_id, (asyncio.Lock(), [0]))
         users[0] += 1
@@ -292,10 +294,12 @@ class RulesCore:
 
     @staticmethod
     def _replay(earlier: bytes, fingerprint: bytes) -> pb.ActResponse:
-        if earlier[:32] != fingerprint:
+        if earlier[:FINGERPRINT_BYTES] != fingerprint:
             raise invalid_argument(
                 "request_id",
                 "this request_id was already used for a different action",
                 "REQUEST_ID_REUSED",
             )
-        return pb.ActResponse(result=pb.ActResult.FromString(earlier[32:]), replayed=True)
+        return pb.ActResponse(
+            result=pb.ActResult.FromString(earlier[FINGERPRINT_BYTES:]), replayed=True
+        )

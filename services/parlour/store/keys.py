@@ -26,15 +26,11 @@ def meta(match: str) -> str:
 
 
 def requests(match: str) -> str:
-    """Hash: request id -> fingerprint + recorded result."""
+    """Hash: 12-byte digest of a request id -> 16-byte fingerprint + recorded ActResult,
+    one per accepted action for the whole match."""
     return f"parlour:{{{match}}}:requests"
-
-
-def request_order(match: str) -> str:
-    """List of request ids, oldest first, bounding the requests hash."""
-    return f"parlour:{{{match}}}:request_order"
 
 
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
-    return [state(match), events(match), meta(match), requests(match), request_order(match)]
+    return [state(match), events(match), meta(match), requests(match)]

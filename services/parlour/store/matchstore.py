@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
@@ -73,6 +74,12 @@ class _Commit:
     future: asyncio.Future
 
 
+def record_key(request_id: str) -> bytes:
+    """The compact key of a request's record: 12 bytes of digest (collisions within one
+    match are out of reach: about 2**-96 per pair)."""
+    return hashlib.blake2b(request_id.encode(), digest_size=12).digest()
+
+
 def _script(name: str) -> str:
     return resources.files("parlour.store").joinpath(name).read_text()
 
@@ -84,12 +91,10 @@ class MatchStore:
         self,
         client: aioredis.Redis,
         *,
-        max_requests: int = 1024,
         max_events: int = 0,
         finished_request_ttl: int = 3600,
     ) -> None:
         self.redis = client
-        self.max_requests = max_requests
         self.max_events = max_events
         self.finished_request_ttl = finished_request_ttl
         self._commit_src = _script("commit.lua")
@@ -168,7 +173,7 @@ class MatchStore:
 
     async def request_record(self, match: str, request_id: str) -> bytes | None:
         """The record of an earlier request with this id, if still kept."""
-        return await self.redis.hget(keys.requests(match), request_id)
+        return await self.redis.hget(keys.requests(match), record_key(request_id))
 
     # -- the commit ---------------------------------------------------------
     async def commit(
@@ -192,8 +197,8 @@ class MatchStore:
             expected_version,
             state,
             request_id,
+            record_key(request_id) if request_id else "",
             record,
-            self.max_requests,
             self.max_events,
             status,
             len(events),
@@ -205,7 +210,6 @@ class MatchStore:
             keys.state(match),
             keys.events(match),
             keys.requests(match),
-            keys.request_order(match),
             keys.meta(match),
         ]
         future = asyncio.get_running_loop().create_future()
