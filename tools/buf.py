@@ -31,13 +31,18 @@ def buf_binary() -> Path:
 
 
 def copy_deps() -> None:
-    """google/rpc/*.proto from the installed googleapis-common-protos."""
+    """google/rpc/*.proto from the installed googleapis-common-protos, and
+    buf/validate/validate.proto printed from the installed protovalidate."""
     import google.rpc
+    import validate_proto
 
     target = DEPS / "google" / "rpc"
     target.mkdir(parents=True, exist_ok=True)
     for source in Path(next(iter(google.rpc.__path__))).glob("*.proto"):
         shutil.copy(source, target / source.name)
+    validate = DEPS / validate_proto.NAME
+    validate.parent.mkdir(parents=True, exist_ok=True)
+    validate.write_text(validate_proto.source())
 
 
 def main() -> int:

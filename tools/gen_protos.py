@@ -2,15 +2,20 @@
 
 Each file is generated into the source root that owns its package:
 parlour/gateway/... into gateway/, everything else into services/.
+buf/validate/validate.proto (the field rules checked by protovalidate) comes from
+the installed `protovalidate` package as a descriptor set (tools/validate_proto.py)
+and is generated into services/ too. No network is needed.
 Generated files are git-ignored and carry protoc's DO NOT EDIT banner.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import grpc_tools
+import validate_proto
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,15 +39,19 @@ def owner(proto: Path) -> Path:
 
 
 def main() -> int:
-    includes = [f"-I{p}" for p in include_paths()]
-    for proto in sorted(PROTOS.rglob("*.proto")):
-        out = owner(proto)
-        args = ["protoc", *includes, f"--python_out={out}", f"--pyi_out={out}"]
-        if proto.name.endswith("_service.proto"):
-            args.append(f"--grpc_python_out={out}")
-        if protoc.main([*args, str(proto)]) != 0:
-            print(f"protoc failed on {proto}", file=sys.stderr)
-            return 1
+    with tempfile.TemporaryDirectory() as scratch:
+        descriptors = Path(scratch) / "validate.binpb"
+        descriptors.write_bytes(validate_proto.descriptor_set())
+        includes = [f"-I{p}" for p in include_paths()] + [f"--descriptor_set_in={descriptors}"]
+        jobs = [(validate_proto.NAME, DEFAULT_OWNER)]
+        jobs += [(str(p), owner(p)) for p in sorted(PROTOS.rglob("*.proto"))]
+        for proto, out in jobs:
+            args = ["protoc", *includes, f"--python_out={out}", f"--pyi_out={out}"]
+            if proto.endswith("_service.proto"):
+                args.append(f"--grpc_python_out={out}")
+            if protoc.main([*args, proto]) != 0:
+                print(f"protoc failed on {proto}", file=sys.stderr)
+                return 1
     return 0
 
 

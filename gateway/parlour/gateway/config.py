@@ -26,6 +26,7 @@ class GatewayConfig:
     address: str = "127.0.0.1:0"
     heartbeat_seconds: float = 5.0
     subscriber_queue: int = 1024
+    play_queue: int = 1024
     replica_cooldown_seconds: float = 2.0
 
     @classmethod
@@ -40,4 +41,5 @@ class GatewayConfig:
             address=os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0"),
             heartbeat_seconds=float(os.environ.get("PARLOUR_HEARTBEAT_SECONDS", "5")),
             subscriber_queue=int(os.environ.get("PARLOUR_SUBSCRIBER_QUEUE", "1024")),
+            play_queue=int(os.environ.get("PARLOUR_PLAY_QUEUE", "1024")),
         )

@@ -131,13 +131,16 @@ class Subscription:
                 yield visible
 
 
-def history_trimmed(cursor: int, first: int) -> ServiceError:
+def history_trimmed(cursor: int, first: int, last: int | None = None) -> ServiceError:
     """The events after `cursor` are no longer kept."""
+    metadata = {"oldest_sequence": str(first)}
+    if last is not None:
+        metadata["last_sequence"] = str(last)
     return ServiceError(
         grpc.StatusCode.OUT_OF_RANGE,
         "HISTORY_TRIMMED",
         f"events after sequence {cursor} were trimmed; the oldest kept is {first}",
-        metadata={"oldest_sequence": str(first)},
+        metadata=metadata,
     )
 
 
@@ -172,11 +175,28 @@ class EventHub:
     async def subscribe(self, match: str, seat: int | None, after: int):
         """A Subscription, attached to the match's feed for the duration.
 
-        Refuses (OUT_OF_RANGE) a resume point older than the kept history.
+        Refuses a negative resume point (INVALID_ARGUMENT), one past the last sequence
+        (OUT_OF_RANGE SEQUENCE_AHEAD) and one older than the kept history (OUT_OF_RANGE
+        HISTORY_TRIMMED), each with the current last sequence.
         """
         first, last = await self.store.stream_bounds(match)
+        if after < 0:
+            raise ServiceError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "BAD_RESUME_POINT",
+                f"after_sequence must be 0 or more; the last sequence is {last}",
+                field="after_sequence",
+                metadata={"last_sequence": str(last)},
+            )
+        if after > last:
+            raise ServiceError(
+                grpc.StatusCode.OUT_OF_RANGE,
+                "SEQUENCE_AHEAD",
+                f"after_sequence {after} is past the last sequence {last}",
+                metadata={"last_sequence": str(last)},
+            )
         if first is not None and first > after + 1:
-            raise history_trimmed(after, first)
+            raise history_trimmed(after, first, last)
         subscription = Subscription(self, match, seat, after, self.queue_size)
         feed = self.feeds.get(match)
         if feed is None:

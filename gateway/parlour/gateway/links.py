@@ -7,13 +7,15 @@ import itertools
 
 import grpc
 
-from parlour.rpc.batching import take_ready
-from parlour.rpc.errors import ServiceError, unavailable
+from parlour.rpc.batching import Batches
+from parlour.rpc.errors import ServiceError, invalid_argument, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
 #: Most Acts (or answers) carried by one stream message.
 MAX_BATCH = 256
+#: Largest single Act sent on a link (the rules service receives at most 4 MiB).
+MAX_ACT_BYTES = 3 * 1024 * 1024
 
 
 class ActLink:
@@ -28,7 +30,11 @@ class ActLink:
         self._reader: asyncio.Task | None = None
 
     async def act(self, request: pb.ActRequest, timeout: float = 30.0) -> pb.ActResponse:
-        """Send one Act and wait for its answer; ServiceError if refused or the link fails."""
+        """Send one Act and wait for its answer; ServiceError if refused or the link fails.
+
+        An Act too large for the link is refused alone, before it is sent."""
+        if request.ByteSize() > MAX_ACT_BYTES:
+            raise invalid_argument("action", "the action is too large", "ACTION_TOO_LARGE")
         outbox = self._open()
         call_id = next(self._ids)
         loop = asyncio.get_running_loop()
@@ -45,7 +51,7 @@ class ActLink:
     def _expire(self, future: asyncio.Future) -> None:
         if not future.done():
             future.set_exception(
-                unavailable(f"rules replica {self.address} did not answer in time")
+                unavailable("the game service did not answer in time", detail=self.address)
             )
 
     def _open(self) -> asyncio.Queue:
@@ -56,12 +62,14 @@ class ActLink:
 
     async def _run(self, outbox: asyncio.Queue) -> None:
         async def requests():
-            while (item := await outbox.get()) is not None:
-                batch = take_ready(outbox, item, MAX_BATCH)
+            batches = Batches(outbox, MAX_BATCH)
+            while (batch := await batches.next()) is not None:
                 yield batch[0] if len(batch) == 1 else pb.ActStreamRequest(batch=batch)
 
         call = self.stub.ActStream(requests())
-        failure: ServiceError = unavailable(f"rules replica {self.address} closed the stream")
+        failure: ServiceError = unavailable(
+            "the game service closed the link", detail=self.address
+        )
         try:
             async for message in call:
                 for answer in message.batch or (message,):
@@ -73,7 +81,9 @@ class ActLink:
                     else:
                         future.set_result(answer.response)
         except grpc.aio.AioRpcError as error:
-            failure = unavailable(f"rules replica {self.address}: {error.details()}")
+            failure = unavailable(
+                "the game service is unavailable", detail=f"{self.address}: {error.details()}"
+            )
         finally:
             if self._outbox is outbox:
                 self._outbox = None

@@ -4,6 +4,11 @@ Messages ready at the same moment leave as one PlayBatch. While the seat has
 actions in flight, events caused by it (and any after them, to keep order)
 are held until the action's acknowledgement, so the acting seat usually gets
 its ack and the events of its action in a single message.
+
+What waits for the client is bounded: once `limit` messages are queued (held ones
+included) for a client that does not read, the session stops taking events from
+its subscription (which then falls back to reading history, as StreamEvents does)
+and stops reading actions, until the client catches up.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from parlour.gateway.fanout import Heartbeat, Subscription
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import metrics
-from parlour.rpc.batching import take_ready
-from parlour.rpc.errors import ServiceError, classify, invalid_argument
+from parlour.rpc.batching import Batches
+from parlour.rpc.errors import Refused, ServiceError, classify, invalid_argument
 from parlour.store.matchstore import StoredEvent
 
 Act = Callable[[gw.SubmitActionRequest], Awaitable[gw.SubmitActionResponse]]
@@ -40,12 +45,17 @@ class PlaySession:
         act: Act,
         match_event: Callable[[StoredEvent], gw.MatchEvent],
         heartbeat: float,
+        limit: int = 1024,
     ) -> None:
         self.seat = seat
         self.act = act
         self.match_event = match_event
         self.heartbeat = heartbeat
+        self.limit = limit
         self.out: asyncio.Queue = asyncio.Queue()
+        self.queued = 0
+        self.room = asyncio.Event()
+        self.room.set()
         self.in_flight = 0
         self.held: list[tuple[int, gw.PlayResponse]] = []
         self.acting: set[asyncio.Task] = set()
@@ -54,15 +64,16 @@ class PlaySession:
         self, opened: gw.SessionOpened, requests: AsyncIterator, sub: Subscription
     ) -> AsyncIterator[gw.PlayResponse]:
         """Yield the session's outgoing messages until the client finishes or fails."""
-        self.out.put_nowait(gw.PlayResponse(opened=opened))
+        self.send(gw.PlayResponse(opened=opened))
         reader = asyncio.create_task(self.read_actions(requests))
         pump = asyncio.create_task(self.pump_events(sub))
         pump.add_done_callback(self.relay_failure)
         try:
-            while (item := await self.out.get()) is not None:
-                ready = take_ready(self.out, item)
+            batches = Batches(self.out)
+            while (ready := await batches.next()) is not None:
                 for failed in (r for r in ready if isinstance(r, asyncio.Task)):
                     raise failed.exception()
+                self.taken(len(ready))
                 if len(ready) == 1:
                     yield ready[0]
                 else:
@@ -70,19 +81,44 @@ class PlaySession:
         finally:
             reader.cancel()
             pump.cancel()
+            metrics.PLAY_QUEUED.dec(self.queued)
+
+    def count(self) -> None:
+        """One more message waits for the client (queued or held)."""
+        self.queued += 1
+        metrics.PLAY_QUEUED.inc()
+        if self.queued >= self.limit:
+            self.room.clear()
+
+    def taken(self, count: int) -> None:
+        """`count` messages left for the client."""
+        self.queued -= count
+        metrics.PLAY_QUEUED.dec(count)
+        if self.queued < self.limit:
+            self.room.set()
+
+    def send(self, message: gw.PlayResponse) -> None:
+        self.count()
+        self.out.put_nowait(message)
 
     def relay_failure(self, task: asyncio.Task) -> None:
-        """A failed event pump (e.g. trimmed history) ends the session with its status."""
+        """A failed event pump (e.g. trimmed history, revoked token) ends the session."""
         if not task.cancelled() and task.exception() is not None:
             self.out.put_nowait(task)
 
     async def read_actions(self, requests: AsyncIterator) -> None:
         async for message in requests:
-            if not message.HasField("action"):
-                error = invalid_argument("action", "expected an action")
-                self.out.put_nowait(gw.PlayResponse(ack=refusal("", error)))
+            await self.room.wait()
+            if isinstance(message, Refused) or not message.HasField("action"):
+                error = (
+                    message.error
+                    if isinstance(message, Refused)
+                    else invalid_argument("action", "expected an action")
+                )
+                self.send(gw.PlayResponse(ack=refusal("", error)))
                 continue
             self.in_flight += 1
+            self.count()  # its ack
             task = asyncio.create_task(self.acknowledge(message.action))
             self.acting.add(task)
             task.add_done_callback(self.acting.discard)
@@ -120,13 +156,15 @@ class PlaySession:
     async def pump_events(self, sub: Subscription) -> None:
         async for item in sub.events(self.heartbeat):
             if isinstance(item, Heartbeat):
-                if not self.held:
+                if not self.held and not self.queued:
                     beat = gw.Heartbeat(last_sequence=item.last_sequence)
-                    self.out.put_nowait(gw.PlayResponse(heartbeat=beat))
+                    self.send(gw.PlayResponse(heartbeat=beat))
                 continue
             metrics.EVENTS_SENT.inc(len(item))
             for event in item:
+                await self.room.wait()
                 message = gw.PlayResponse(event=self.match_event(event))
+                self.count()
                 if self.in_flight and (self.held or event.actor == self.seat):
                     self.held.append((event.sequence, message))
                 else:

@@ -10,11 +10,13 @@ from parlour.gateway.fanout import EventHub
 from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
 from parlour.gateway.service import GatewayService
-from parlour.gateway.v1 import gateway_service_pb2, gateway_service_pb2_grpc
+from parlour.gateway.v1 import gateway_service_pb2
 from parlour.rpc import logs, metrics, serving
+from parlour.rpc.decoding import checked_handler
 from parlour.store.matchstore import MatchStore
 
-SERVICE = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"].full_name
+DESCRIPTOR = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
+SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
 
 
@@ -28,11 +30,16 @@ class Gateway:
         self.hub = EventHub(self.store, config.subscriber_queue)
         self.revocations = Revocations(self.store)
         self.service = GatewayService(
-            self.store, self.router, self.hub, config.heartbeat_seconds, self.revocations
+            self.store,
+            self.router,
+            self.hub,
+            config.heartbeat_seconds,
+            self.revocations,
+            play_queue=config.play_queue,
         )
         self.server, self.port, self.health = serving.make_server(
-            lambda s: gateway_service_pb2_grpc.add_GatewayServiceServicer_to_server(
-                self.service, s
+            lambda s: s.add_generic_rpc_handlers(
+                (checked_handler(DESCRIPTOR, self.service),)
             ),
             [SERVICE],
             config.address,

@@ -17,11 +17,15 @@ from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.rpc import metrics
-from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
+from parlour.rpc.errors import Refused, ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.matchstore import MatchNotFound, MatchStore, StoredEvent
 
+#: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
+MAX_TYPE_URL = 256
+#: Largest serialized game Options accepted by CreateMatch.
+MAX_OPTIONS_BYTES = 16 * 1024
 MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
 STATUS = {
     "waiting": gw.MATCH_STATUS_WAITING,
@@ -40,6 +44,15 @@ def match_id_of(name: str) -> str:
 
 def unauthenticated(reason: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+
+
+def check_any(packed, field: str, max_bytes: int, reason: str) -> None:
+    """Refuse an Any whose type URL or size is over its bound (INVALID_ARGUMENT)."""
+    if len(packed.type_url) > MAX_TYPE_URL:
+        message = f"the type URL is over {MAX_TYPE_URL} characters"
+        raise invalid_argument(f"{field}.type_url", message, "TYPE_URL_TOO_LONG")
+    if packed.ByteSize() > max_bytes:
+        raise invalid_argument(field, f"{field} is over {max_bytes} bytes", reason)
 
 
 def request_id_reused() -> ServiceError:
@@ -110,12 +123,15 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         hub: EventHub,
         heartbeat: float,
         revocations: Revocations,
+        *,
+        play_queue: int = 1024,
     ) -> None:
         self.store = store
         self.router = router
         self.hub = hub
         self.heartbeat = heartbeat
         self.revocations = revocations
+        self.play_queue = play_queue
 
     # -- helpers ----------------------------------------------------------
     async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
@@ -168,6 +184,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             raise invalid_argument(
                 "action.match", "the action names another match than the session's", "WRONG_MATCH"
             )
+        info = (await self.router.describe_all())[viewer.game]
+        check_any(request.action, "action", info.max_action_bytes, "ACTION_TOO_LARGE")
         if recheck:
             await self.still_seated(viewer)
         act = rules.ActRequest(
@@ -225,6 +243,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
                 "BAD_SEAT_COUNT",
             )
+        if request.HasField("options"):
+            check_any(request.options, "options", MAX_OPTIONS_BYTES, "OPTIONS_TOO_LARGE")
         fingerprint = creation_fingerprint(game, request)
         match = (
             uuid.uuid5(MATCH_NAMESPACE, f"{scope(context)}|{game}|{request.request_id}").hex
@@ -346,6 +366,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     @guarded
     async def Play(self, request_iterator, context):
         first = await anext(request_iterator, None)
+        if isinstance(first, Refused):
+            raise first.error
         if first is None or not first.HasField("open"):
             raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
         match = match_id_of(first.open.match)
@@ -360,6 +382,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             lambda action: self.act(viewer, action, recheck=True),
             self.match_event,
             self.heartbeat,
+            self.play_queue,
         )
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
             with self.revocable(viewer, sub):

@@ -90,6 +90,9 @@ class Game(abc.ABC):
     hidden_information: ClassVar[bool] = True
     #: An upper bound on actions in one game, so playouts know a loop when they see one.
     max_actions: ClassVar[int] = 10_000
+    #: The largest serialized Action accepted; the gateway refuses bigger ones
+    #: (INVALID_ARGUMENT ACTION_TOO_LARGE) before they reach the rules service.
+    max_action_bytes: ClassVar[int] = 1024
     #: True only for games that exist to test the platform.
     for_tests: ClassVar[bool] = False
 

@@ -5,18 +5,47 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from google.protobuf.message import Message
 
-def take_ready(queue: asyncio.Queue, first: Any, limit: int = 256) -> list[Any]:
-    """`first` plus the items already waiting (at most `limit` in all).
+#: Default byte budget of one batch: well under gRPC's 4 MiB default message limit.
+MAX_BATCH_BYTES = 1024 * 1024
+_NOTHING = object()
 
-    A None in the queue marks the end of the stream: it stops the batch and
-    stays queued for the consumer to see next.
+
+def _size(item: Any) -> int:
+    return item.ByteSize() if isinstance(item, Message) else 0
+
+
+class Batches:
+    """Takes the items of a queue in batches: the first waiting item plus those already
+    queued behind it, at most `limit` items and `max_bytes` serialized bytes (a single
+    item over the budget travels alone).
+
+    A None in the queue marks the end of the stream: `next()` then returns None.
     """
-    batch = [first]
-    while len(batch) < limit and not queue.empty():
-        item = queue.get_nowait()
-        if item is None:
-            queue.put_nowait(None)
-            break
-        batch.append(item)
-    return batch
+
+    def __init__(self, queue: asyncio.Queue, limit: int = 256, max_bytes: int = MAX_BATCH_BYTES):
+        self.queue = queue
+        self.limit = limit
+        self.max_bytes = max_bytes
+        self._carry: Any = _NOTHING
+
+    async def next(self) -> list[Any] | None:
+        """The next batch, or None at the end of the stream."""
+        first, self._carry = self._carry, _NOTHING
+        if first is _NOTHING:
+            first = await self.queue.get()
+        if first is None:
+            return None
+        batch, size = [first], _size(first)
+        while len(batch) < self.limit and not self.queue.empty():
+            item = self.queue.get_nowait()
+            if item is None:
+                self.queue.put_nowait(None)
+                break
+            size += _size(item)
+            if size > self.max_bytes:
+                self._carry = item
+                break
+            batch.append(item)
+        return batch

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import uuid
 from collections.abc import Callable
 
 import grpc
@@ -17,11 +18,34 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from parlour.rpc import metrics
 
 DOMAIN = "parlour"
+#: Longest message a status carries (anything echoed from input is cut well before).
+MAX_MESSAGE = 200
+#: Longest piece of caller input quoted in a message.
+MAX_QUOTE = 40
+#: Codes that mean the server, not the caller, failed: logged as warnings with detail.
+SERVER_SIDE = frozenset(
+    {
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.DATA_LOSS,
+    }
+)
 log = logging.getLogger("parlour.errors")
 
 
+def quote(text: str) -> str:
+    """Caller input, cut short enough to quote in a message."""
+    return repr(text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE] + "...")
+
+
 class ServiceError(Exception):
-    """A refusal with a gRPC code, a stable UPPER_SNAKE reason and a message."""
+    """A refusal with a gRPC code, a stable UPPER_SNAKE reason and a short message.
+
+    `violations` are (field, description, reason) triples sent as BadRequest; `detail`
+    is internal (addresses, library errors): logged under the correlation id, never sent.
+    """
 
     def __init__(
         self,
@@ -31,13 +55,20 @@ class ServiceError(Exception):
         *,
         field: str | None = None,
         metadata: dict[str, str] | None = None,
+        violations: list[tuple[str, str, str]] | None = None,
+        detail: str = "",
     ) -> None:
+        message = message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
         super().__init__(f"{code.name} {reason}: {message}")
         self.code = code
         self.reason = reason
         self.message = message
         self.field = field
         self.metadata = metadata or {}
+        self.violations = violations or (
+            [(field, message, reason)] if field is not None else []
+        )
+        self.detail = detail
 
     def to_status(self) -> status_pb2.Status:
         """As google.rpc.Status with ErrorInfo (and BadRequest for a bad field)."""
@@ -48,12 +79,13 @@ class ServiceError(Exception):
         detail = any_pb2.Any()
         detail.Pack(info)
         status.details.append(detail)
-        if self.field is not None:
+        if self.violations:
             bad = error_details_pb2.BadRequest(
                 field_violations=[
                     error_details_pb2.BadRequest.FieldViolation(
-                        field=self.field, description=self.message, reason=self.reason
+                        field=field, description=description, reason=reason
                     )
+                    for field, description, reason in self.violations
                 ]
             )
             detail = any_pb2.Any()
@@ -65,7 +97,7 @@ class ServiceError(Exception):
     def from_status(cls, status: status_pb2.Status) -> ServiceError:
         """Rebuild from a google.rpc.Status (e.g. one relayed by another service)."""
         code = _CODES.get(status.code, grpc.StatusCode.UNKNOWN)
-        reason, metadata, field = code.name, {}, None
+        reason, metadata, violations = code.name, {}, []
         for detail in status.details:
             if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
                 info = error_details_pb2.ErrorInfo()
@@ -74,9 +106,11 @@ class ServiceError(Exception):
             elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
                 bad = error_details_pb2.BadRequest()
                 detail.Unpack(bad)
-                if bad.field_violations:
-                    field = bad.field_violations[0].field
-        return cls(code, reason, status.message, field=field, metadata=metadata)
+                violations = [(v.field, v.description, v.reason) for v in bad.field_violations]
+        field = violations[0][0] if violations else None
+        return cls(
+            code, reason, status.message, field=field, metadata=metadata, violations=violations
+        )
 
     @classmethod
     def from_rpc_error(cls, error: grpc.aio.AioRpcError | grpc.RpcError) -> ServiceError:
@@ -85,7 +119,8 @@ class ServiceError(Exception):
         if status is not None:
             return cls.from_status(status)
         code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
-        return cls(code, code.name, error.details() if hasattr(error, "details") else str(error))
+        detail = error.details() if hasattr(error, "details") else str(error)
+        return cls(code, code.name, "an internal call failed", detail=detail or "")
 
 
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
@@ -100,13 +135,15 @@ def invalid_argument(field: str, message: str, reason: str = "INVALID_ARGUMENT")
 def not_found(what: str, name: str) -> ServiceError:
     """No such resource."""
     return ServiceError(
-        grpc.StatusCode.NOT_FOUND, f"{what.upper()}_NOT_FOUND", f"no {what} {name!r}"
+        grpc.StatusCode.NOT_FOUND, f"{what.upper()}_NOT_FOUND", f"no {what} {quote(name)}"
     )
 
 
-def unavailable(message: str, reason: str = "BACKEND_UNAVAILABLE") -> ServiceError:
-    """A retryable outage."""
-    return ServiceError(grpc.StatusCode.UNAVAILABLE, reason, message)
+def unavailable(
+    message: str, reason: str = "BACKEND_UNAVAILABLE", detail: str = ""
+) -> ServiceError:
+    """A retryable outage; `detail` (which replica, which library error) is only logged."""
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, reason, message, detail=detail)
 
 
 def classify(error: BaseException) -> ServiceError:
@@ -116,9 +153,37 @@ def classify(error: BaseException) -> ServiceError:
     if isinstance(error, grpc.aio.AioRpcError):
         return ServiceError.from_rpc_error(error)
     if isinstance(error, RedisConnectionError | RedisTimeoutError | ConnectionError):
-        return unavailable(f"storage unavailable: {error}", "STORAGE_UNAVAILABLE")
-    log.exception("internal error", exc_info=error)
-    return ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+        return unavailable("storage unavailable; retry", "STORAGE_UNAVAILABLE", repr(error))
+    log.error("internal error", exc_info=error)
+    return ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", detail=repr(error))
+
+
+def refusal_of(error: BaseException, method: str) -> ServiceError:
+    """The public form of a failure: classified, with a correlation id in its ErrorInfo,
+    logged (with its internal detail) under that id."""
+    refusal = classify(error)
+    correlation = refusal.metadata.setdefault("correlation_id", uuid.uuid4().hex[:16])
+    log.log(
+        logging.WARNING if refusal.code in SERVER_SIDE else logging.DEBUG,
+        "call refused",
+        extra={
+            "correlation_id": correlation,
+            "method": method,
+            "code": refusal.code.name,
+            "reason": refusal.reason,
+            "detail": refusal.detail,
+        },
+    )
+    return refusal
+
+
+class Refused:
+    """A request message that was refused while decoding (see parlour.rpc.decoding)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ServiceError) -> None:
+        self.error = error
 
 
 def guarded(method: Callable) -> Callable:
@@ -132,12 +197,14 @@ def guarded(method: Callable) -> Callable:
         @functools.wraps(method)
         async def stream_wrapper(self, request, context):
             try:
+                if isinstance(request, Refused):
+                    raise request.error
                 async for item in method(self, request, context):
                     yield item
             except grpc.aio.AbortError:
                 raise
             except Exception as error:  # noqa: BLE001 - mapped to a status
-                refusal = classify(error)
+                refusal = refusal_of(error, name)
                 counted[refusal.code].inc()
                 await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
             else:
@@ -148,11 +215,13 @@ def guarded(method: Callable) -> Callable:
     @functools.wraps(method)
     async def wrapper(self, request, context):
         try:
+            if isinstance(request, Refused):
+                raise request.error
             response = await method(self, request, context)
         except grpc.aio.AbortError:
             raise
         except Exception as error:  # noqa: BLE001 - mapped to a status
-            refusal = classify(error)
+            refusal = refusal_of(error, name)
             counted[refusal.code].inc()
             await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
         else:

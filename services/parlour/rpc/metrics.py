@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from prometheus_client import Counter, Histogram, start_http_server
+from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
 REQUESTS = Counter(
     "parlour_requests_total",
@@ -25,6 +25,9 @@ COMMIT_RETRIES = Counter(
     "parlour_commit_retries_total", "Commits retried after a version conflict.", ["game"]
 )
 EVENTS_SENT = Counter("parlour_events_sent_total", "Events pushed to subscribers.")
+PLAY_QUEUED = Gauge(
+    "parlour_play_queued_messages", "Play messages waiting for clients that have not read them."
+)
 SUBSCRIBERS_LAGGING = Counter(
     "parlour_subscribers_lagging_total", "Times a slow subscriber fell back to history reads."
 )

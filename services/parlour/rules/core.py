@@ -84,6 +84,7 @@ class RulesCore:
             event_type=g.event_type.DESCRIPTOR.full_name,
             view_type=g.view_type.DESCRIPTOR.full_name,
             for_tests=g.for_tests,
+            max_action_bytes=g.max_action_bytes,
         )
         if catalogue is not None:
             info.catalogue.CopyFrom(pack(catalogue))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from parlour.rpc.batching import take_ready
+from parlour.rpc.batching import Batches
 from parlour.rpc.errors import classify, guarded
 from parlour.rules.core import RulesCore
 from parlour.rules.v1 import rules_pb2 as pb
@@ -69,8 +69,8 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
         reader = asyncio.create_task(read())
         try:
-            while (item := await out.get()) is not None:
-                batch = take_ready(out, item)
+            batches = Batches(out)
+            while (batch := await batches.next()) is not None:
                 yield batch[0] if len(batch) == 1 else pb.ActStreamResponse(batch=batch)
         finally:
             reader.cancel()
