@@ -262,7 +262,9 @@ class Bench:
                 "share these cores and the figures will be noisy"
             )
         log("starting the stack (Redis, tinycards rules service, gateway as processes)...")
-        with LocalStack([loadgen.GAME]) as stack:
+        # one load generator is one peer: the per-peer quotas (issue 9 item 13) are off
+        unlimited = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
+        with LocalStack([loadgen.GAME], env=unlimited) as stack:
             r = aioredis.from_url(stack.redis_url)
             try:
                 log("floors:")

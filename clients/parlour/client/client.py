@@ -145,18 +145,25 @@ class Seat:
 
 
 class Session:
-    """A bidirectional Play session for a seat."""
+    """A bidirectional Play session for a seat.
+
+    Actions queued with `send` go out only once the server has accepted the session
+    (its `opened` message has been received): writing them while the server refuses
+    the open would make gRPC report its own INTERNAL error instead of the server's
+    status, which `receive` raises as it is.
+    """
 
     def __init__(self, seat: Seat, after: int) -> None:
         self.seat = seat
         self._outbox: asyncio.Queue = asyncio.Queue()
-        self._outbox.put_nowait(
-            gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after))
-        )
+        self._open = gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after))
+        self._accepted = asyncio.Event()
         self.call = seat.client.stub.Play(self._requests(), metadata=seat.metadata)
         self._received: collections.deque[gw.PlayResponse] = collections.deque()
 
     async def _requests(self):
+        yield self._open
+        await self._accepted.wait()
         while (item := await self._outbox.get()) is not None:
             yield item
 
@@ -175,10 +182,10 @@ class Session:
             message = await self.call.read()
             if message is grpc.aio.EOF:
                 raise EOFError("the Play stream ended")
-            if message.HasField("batch"):
-                self._received.extend(message.batch.items)
-            else:
-                return message
+            items = message.batch.items if message.HasField("batch") else [message]
+            if any(item.HasField("opened") for item in items):
+                self._accepted.set()
+            self._received.extend(items)
         return self._received.popleft()
 
     def close(self) -> None:

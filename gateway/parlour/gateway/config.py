@@ -27,6 +27,8 @@ class GatewayConfig:
     heartbeat_seconds: float = 5.0
     subscriber_queue: int = 1024
     play_queue: int = 1024
+    creates_per_minute: int = 120
+    streams_per_connection: int = 100
     replica_cooldown_seconds: float = 2.0
 
     @classmethod
@@ -42,4 +44,6 @@ class GatewayConfig:
             heartbeat_seconds=float(os.environ.get("PARLOUR_HEARTBEAT_SECONDS", "5")),
             subscriber_queue=int(os.environ.get("PARLOUR_SUBSCRIBER_QUEUE", "1024")),
             play_queue=int(os.environ.get("PARLOUR_PLAY_QUEUE", "1024")),
+            creates_per_minute=int(os.environ.get("PARLOUR_CREATES_PER_MINUTE", "120")),
+            streams_per_connection=int(os.environ.get("PARLOUR_STREAMS_PER_CONNECTION", "100")),
         )

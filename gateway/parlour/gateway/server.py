@@ -7,6 +7,7 @@ import logging
 
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.fanout import EventHub
+from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
 from parlour.gateway.service import GatewayService
@@ -36,6 +37,7 @@ class Gateway:
             config.heartbeat_seconds,
             self.revocations,
             play_queue=config.play_queue,
+            quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
         )
         self.server, self.port, self.health = serving.make_server(
             lambda s: s.add_generic_rpc_handlers(

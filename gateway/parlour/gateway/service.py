@@ -12,6 +12,7 @@ import grpc
 from parlour.gateway import tokens
 from parlour.gateway.fanout import EventHub, Heartbeat, Subscription
 from parlour.gateway.play import PlaySession
+from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations, revoked
 from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -125,6 +126,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         revocations: Revocations,
         *,
         play_queue: int = 1024,
+        quotas: Quotas | None = None,
     ) -> None:
         self.store = store
         self.router = router
@@ -132,6 +134,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         self.heartbeat = heartbeat
         self.revocations = revocations
         self.play_queue = play_queue
+        self.quotas = quotas or Quotas(0, 0)
 
     # -- helpers ----------------------------------------------------------
     async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
@@ -232,6 +235,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
 
     @guarded
     async def CreateMatch(self, request, context):
+        self.quotas.spend_create(scope(context))
         game = request.game.removeprefix("games/")
         infos = await self.router.describe_all()
         if game not in infos:
@@ -355,8 +359,14 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     # -- streams ----------------------------------------------------------
     @guarded
     async def StreamEvents(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=False)
-        async with self.hub.subscribe(viewer.match, viewer.seat, request.after_sequence) as sub:
+        with self.quotas.stream(context.peer()):
+            viewer = await self.viewer(request.match, context, seated=False)
+            async for message in self.stream_events(viewer, request.after_sequence):
+                yield message
+
+    async def stream_events(self, viewer: Viewer, after: int):
+        """The viewer's events after `after`, heartbeats while idle."""
+        async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
             with self.revocable(viewer, sub):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer)
@@ -365,6 +375,12 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
 
     @guarded
     async def Play(self, request_iterator, context):
+        with self.quotas.stream(context.peer()):
+            async for message in self.play(request_iterator, context):
+                yield message
+
+    async def play(self, request_iterator, context):
+        """A Play session once its stream slot is held."""
         first = await anext(request_iterator, None)
         if isinstance(first, Refused):
             raise first.error

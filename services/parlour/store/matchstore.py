@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from importlib import resources
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 
 from parlour.store import keys
@@ -106,9 +109,17 @@ class MatchStore:
 
     @classmethod
     def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
-        """A store on the Redis server at `url`; commands time out after `timeout` seconds."""
+        """A store on the Redis server at `url`; commands time out after `timeout` seconds.
+
+        A command that meets a connection broken since its last use (Redis restarted) is
+        sent once more on a fresh one; every script is idempotent, so this is safe."""
         client = aioredis.from_url(
-            url, max_connections=512, socket_timeout=timeout, socket_connect_timeout=timeout
+            url,
+            max_connections=512,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 1),
+            retry_on_error=[RedisConnectionError],
         )
         return cls(client, **kwargs)
 
