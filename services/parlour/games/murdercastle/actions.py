@@ -82,6 +82,16 @@ def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     return found
 
 
+def end_action(state: pb.State, frame: pb.Frame) -> None:
+    """The seat's action is over: it may play cards right after it (Rulebook: Event Card
+    Overview, "move into 1 room to complete your movement and then play an Event Card"), except
+    in an Event draw or when the phase's window follows at once; then any Trapdoor fall."""
+    pop(state)
+    if frame.started and frame.action != pb.ACTION_TILE_DRAW and state.to_act:
+        push(state, pb.FRAME_KIND_EVENT_WINDOW, frame.seat, seats=[frame.seat])
+    effects.fall_if_pending(state, frame)
+
+
 def plays_at_action_start(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     """Cards and abilities a seat may use before it begins its action (not in an Event draw)."""
     if frame.action == pb.ACTION_TILE_DRAW:
@@ -108,8 +118,7 @@ def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
     kind = action.WhichOneof("kind")
     if kind == "pass":
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
-        pop(state)
-        effects.fall_if_pending(state, frame)
+        end_action(state, frame)
         return
     if kind == "play":
         cards.play(state, seat, action.play.card, out, frame)
@@ -217,7 +226,6 @@ def collect(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
     castle = Castle(state)
     if not colour:
         player.blind_progress = 1
-        frame.count = 0
         out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place))))
         return
     if castle.special(player.place) == "blind_room":
@@ -245,7 +253,8 @@ def maybe_flip(state: pb.State, out: Out) -> None:
     """Flip Explore the Castle once nothing can be explored (Rulebook: Explore the Room)."""
     if state.explore_flipped:
         return
-    if not state.room_pile or not Castle(state).any_explorable():
+    rooms = catalogue().rooms
+    if not any(t in rooms for t in state.room_pile) or not Castle(state).any_explorable():
         state.explore_flipped = True
         out.append(public(pb.Event(flipped=pb.ExploreFlipped())))
 

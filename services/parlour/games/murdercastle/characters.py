@@ -167,15 +167,15 @@ def _jeremiah(state: pb.State, frame: pb.Frame, out: Out) -> None:
     place = state.players[seat].place
     if frame.count == 0:
         frame.count = 1
-        push(state, pb.FRAME_KIND_CHOOSE_DOOR, seat, place=place,
-             places=Castle(state).explorable(place))
-        return
-    if frame.count == 1:
-        frame.count = 2
         out.extend(private({seat},
                            pb.Event(peeked=pb.RoomsPeeked(seat=seat, tiles=state.room_pile)),
                            pb.Event(peeked=pb.RoomsPeeked(seat=seat))))
-        push(state, pb.FRAME_KIND_PICK_ROOM_TILE, seat, side=frame.side, place=place)
+        push(state, pb.FRAME_KIND_PICK_ROOM_TILE, seat, place=place)
+        return
+    if frame.count == 1:
+        frame.count = 2
+        push(state, pb.FRAME_KIND_CHOOSE_DOOR, seat, place=place,
+             places=Castle(state).explorable(place))
         return
     pop(state)
     state.room_pile.remove(frame.tile)

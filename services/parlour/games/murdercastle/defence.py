@@ -6,7 +6,7 @@ mimic a matching defence), judged on public facts only so the question leaks not
 
 from __future__ import annotations
 
-from parlour.games.murdercastle.board import room_special
+from parlour.games.murdercastle.board import PHARMACY, place_of, room_special
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -22,14 +22,19 @@ def gasping(state: pb.State, seat: int) -> bool:
 
 
 
-def defence_cards(state: pb.State, seat: int, category: str) -> list[int]:
-    """Cards in hand that cancel an attack of this category (never in the Asphyxiation Chamber)."""
+def defence_cards(state: pb.State, seat: int, category: str, attack: int = 0,
+                  attacker: int = 0) -> list[int]:
+    """Cards in hand that cancel an attack of this category (never in the Asphyxiation Chamber);
+    a Snitch also answers a Snitch when Holmes could be sent to the attacker instead."""
     if gasping(state, seat):
         return []
+    retaliate = (bool(attack) and catalogue().event(attack).kind == "snitch"
+                 and state.players[attacker].place not in (place_of(PHARMACY), state.holmes))
     found: dict[str, int] = {}
     for card in sorted(state.players[seat].keep):
         kind = catalogue().event(card)
-        if category in kind.defends and kind.kind not in found:
+        answers = category in kind.defends or (retaliate and kind.kind == "snitch")
+        if answers and kind.kind not in found:
             found[kind.kind] = card
     return sorted(found.values())
 
@@ -60,20 +65,24 @@ def ask_defence(state: pb.State, effect: pb.Frame, target: int, category: str) -
     return True
 
 
+CATEGORIES = ("player", "room", "play_now")
+
+
 def category_code(category: str) -> int:
-    return 1 if category == "player" else 2
+    """The category of an attack as stored in a DEFEND frame's `tile`."""
+    return CATEGORIES.index(category) + 1
 
 
 def defend_category(frame: pb.Frame) -> str:
     """The category of the attack a DEFEND frame answers."""
-    return "player" if frame.tile == 1 else "room"
+    return CATEGORIES[frame.tile - 1]
 
 
 def defend_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     """Defence cards (and Lola's mimic) the target may use, or decline."""
     category = defend_category(frame)
     found = [pb.Action(play=pb.PlayEvent(card=c))
-             for c in defence_cards(state, frame.seat, category)]
+             for c in defence_cards(state, frame.seat, category, frame.card, frame.source)]
     if can_mimic_defence(state, frame.seat, category):
         found.append(pb.Action(ability=pb.UseAbility()))
     return [*found, pb.Action(**{"pass": pb.Pass()})]
@@ -91,4 +100,7 @@ def defend(state: pb.State, frame: pb.Frame, card: int, out: Out) -> None:
                                                            defence=card))))
     pop(state)
     state.frames[-1].cancelled = True
+    if card and catalogue().event(card).kind == "snitch":
+        push(state, pb.FRAME_KIND_EFFECT, seat, card=card, source=seat, count=1,
+             target=frame.source)
 

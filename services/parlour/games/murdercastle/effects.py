@@ -89,10 +89,33 @@ def _destined(state: pb.State, frame: pb.Frame, out: Out) -> None:
         push(state, pb.FRAME_KIND_FILL_SAFE, frame.source, place=place, count=count)
 
 
-# Holmes is Alerted (both)
+# Holmes is Alerted (Keep): a movement card, its player choosing
 def _alerted(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
     holmes.reveal(state, frame.source, False, out)
+
+
+# Holmes is Alerted (Play Now): Holmes goes to a room its player chooses
+def alert_rooms(state: pb.State) -> list[int]:
+    """Rooms Holmes may be sent to: any explored room but his own and the Pharmacy."""
+    return [p for p in Castle(state).places() if p not in (place_of(PHARMACY), state.holmes)]
+
+
+def _alerted_now(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    if frame.count == 0:
+        _choose_place(state, frame, alert_rooms(state))
+        return
+    room = frame.places[0]
+    if frame.count == 1:
+        frame.count = 2
+        frame.seats.extend(s for s in key_order(state)
+                           if s != frame.source and state.players[s].place == room)
+    while frame.seats and not frame.cancelled:
+        if ask_defence(state, frame, frame.seats.pop(0), "play_now"):
+            return
+    pop(state)
+    if not frame.cancelled:
+        holmes.enter(state, room, NOBODY, out)
 
 
 # Secret Passage
@@ -162,7 +185,7 @@ def landing_rooms(state: pb.State, trap: int) -> list[int]:
 def _landings(state: pb.State, castle: Castle, taken: set[int]) -> list[int]:
     found = []
     for p in castle.places():
-        if p in taken or p in (place_of(PHARMACY), state.holmes):
+        if p in taken:
             continue
         if castle.special(p) == "maze" and not any(
                 castle.neighbour_tile(p, s) is not None for s in castle.sides(p)):
@@ -395,7 +418,7 @@ Step = Callable[[pb.State, pb.Frame, Out], None]
 EFFECTS: dict[str, tuple[Check, Step]] = {
     "lucky_break": (_always, _lucky_break),
     "destined_for_success": (_always, _destined),
-    "holmes_alerted_now": (_always, _alerted),
+    "holmes_alerted_now": (_always, _alerted_now),
     "holmes_alerted_keep": (_always, _alerted),
     "secret_passage": (_passage_ok, _passage),
     "bookcase_pathway": (_pathway_ok, _pathway),

@@ -14,7 +14,6 @@ from parlour.engine.game import IllegalAction
 from parlour.games.murdercastle import actions, cards, characters, defence, effects, holmes
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
-from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import complete, needed, total
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import action_tiles, selections_per_round
@@ -28,7 +27,7 @@ PUBLIC_CHOICES = {
     pb.FRAME_KIND_PLACE_ROOM, pb.FRAME_KIND_HOLMES_ROOM, pb.FRAME_KIND_ESCAPE,
     pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
-    pb.FRAME_KIND_SELECT_TILE,
+    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET,
 }
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
@@ -94,8 +93,7 @@ def settle(state: pb.State, out: Out) -> None:
             automatic(state, frame, out)
             continue
         if frame.kind == pb.FRAME_KIND_ACT and _finished_act(frame):
-            pop(state)
-            effects.fall_if_pending(state, frame)
+            actions.end_action(state, frame)
             continue
         if frame.kind == pb.FRAME_KIND_FILL_SAFE and actions.fill_forced(state, frame, out):
             continue
@@ -131,8 +129,10 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
 
 
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
-    """Drop seats from a window that cannot act, judged on public facts only."""
-    while frame.seats and not _may_play(state, frame.seats[0]):
+    """Drop seats from a window that cannot act, judged on public facts only (a window that
+    answers Holmes entering a room also drops the seats no longer there with him)."""
+    while frame.seats and not (_may_play(state, frame.seats[0]) and (
+            not frame.place or holmes.exposed(state, frame.seats[0], frame.place))):
         frame.seats.pop(0)
 
 
@@ -203,7 +203,7 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
         frame.seats.extend(s for s in key_order(state)
                            if room_special(state.players[s].place) == "black_closet")
     if frame.seats:
-        cards.draw(state, frame.seats.pop(0), out)
+        push(state, pb.FRAME_KIND_BLACK_CLOSET, frame.seats.pop(0))
         return
     pop(state)
     state.round += 1
@@ -212,8 +212,8 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
     del state.tiles_open[:]
     state.tiles_open.extend(action_tiles(state.seats))
     out.append(public(pb.Event(round_ended=pb.RoundEnded(round=state.round, key=state.key))))
-    limit = state.options.round_limit or catalogue().rules["safety_round_limit"]
-    if state.round >= limit:
+    limit = state.options.round_limit
+    if limit and state.round >= limit:
         _finish(state, leaders(state), f"round limit {limit}: most evidence wins", out)
 
 
@@ -310,6 +310,19 @@ def _window(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
     else:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         frame.seats.pop(0)
+
+
+def _closet_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    drawable = bool(state.event_deck or state.event_discard)
+    return [pb.Action(draw=pb.Draw()), PASS] if drawable else []
+
+
+def _closet(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    pop(state)
+    if action.WhichOneof("kind") == "draw":
+        cards.draw(state, seat, out)
+    else:
+        out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
 
 
 def _place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
@@ -441,6 +454,7 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_DEFEND: (_defend_options, _defend),
     pb.FRAME_KIND_HIDE: (_hide_options, _hide),
     pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
+    pb.FRAME_KIND_BLACK_CLOSET: (_closet_options, _closet),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,

@@ -134,6 +134,8 @@ def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
     push(state, pb.FRAME_KIND_ENCOUNTER, NOBODY, seats=there, place=place)
     if catalogue().rooms[tile_of(place)].special == "whitechapel":
         push(state, pb.FRAME_KIND_HIDE, NOBODY, seats=there, place=place)
+    if not _drawing(state):
+        push(state, pb.FRAME_KIND_EVENT_WINDOW, there[0], seats=there, place=place)
     in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)
     for seat in reversed(there):
         player = state.players[seat]
@@ -142,6 +144,12 @@ def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
         if seat == escaper or adeline:
             push(state, pb.FRAME_KIND_ESCAPE, seat, bonus=seat == escaper, place=place,
                  escape_ready=adeline)
+
+
+def _drawing(state: pb.State) -> bool:
+    """Whether an Event draw is under way (no cards until everyone has drawn)."""
+    return any(f.kind == pb.FRAME_KIND_ACT and f.action == pb.ACTION_TILE_DRAW
+               for f in state.frames)
 
 
 def escape_options(state: pb.State, frame: pb.Frame) -> list[int]:
@@ -161,18 +169,19 @@ def escaped(state: pb.State) -> None:
 
 def hide_pending(state: pb.State, frame: pb.Frame) -> list[int]:
     """Hiders in the Whitechapel Suite who still owe their secret choice."""
-    return [s for s in frame.seats if _exposed(state, s, frame.place)
+    return [s for s in frame.seats if exposed(state, s, frame.place)
             and state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
 
 
-def _exposed(state: pb.State, seat: int, place: int) -> bool:
+def exposed(state: pb.State, seat: int, place: int) -> bool:
+    """Whether a seat is in the room Holmes occupies, not partnered with him."""
     player = state.players[seat]
     return player.place == place and state.holmes == place and not player.partnered
 
 
 def reveal_hiding(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Everyone has hidden: reveal, and spare those who chose a different spot from Holmes."""
-    hiders = [s for s in frame.seats if _exposed(state, s, frame.place)]
+    hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
     with state_rng(state) as rng:
         holmes_spot = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
     spots = [state.players[s].hiding for s in hiders]
@@ -191,7 +200,7 @@ def step_encounter(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Strike the next seat still in Holmes' room (Rulebook: Encountering Holmes)."""
     while frame.seats:
         seat = frame.seats.pop(0)
-        if _exposed(state, seat, frame.place):
+        if exposed(state, seat, frame.place):
             strike(state, seat, out)
             return
     pop(state)

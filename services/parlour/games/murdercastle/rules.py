@@ -36,7 +36,7 @@ class MurderCastle(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
-    max_actions = 20_000
+    max_actions = 100_000
 
     def default_options(self, seats: int) -> pb.Options:
         return pb.Options()

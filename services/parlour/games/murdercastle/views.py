@@ -17,6 +17,11 @@ def _peeking(state: pb.State, seat: int | None) -> bool:
         state.frames[-1].kind == pb.FRAME_KIND_PICK_ROOM_TILE and state.frames[-1].seat == seat)
 
 
+def _picked_secretly(frame: pb.Frame, seat: int | None) -> bool:
+    """Jeremiah's picked tile, before it is placed, is his alone."""
+    return frame.character == pb.CHARACTER_JEREMIAH and frame.seat != seat
+
+
 def view(state: pb.State, seat: int | None) -> pb.View:
     """Everything public, plus the viewer's own Keep cards (and Jeremiah's peek)."""
     out = pb.View(
@@ -50,7 +55,8 @@ def view(state: pb.State, seat: int | None) -> pb.View:
     for frame in state.frames:
         shown = out.frames.add(
             kind=frame.kind, seat=frame.seat, count=frame.count, place=frame.place,
-            card=0 if frame.character else frame.card, tile=frame.tile,
+            card=0 if frame.character else frame.card,
+            tile=0 if _picked_secretly(frame, seat) else frame.tile,
             action=frame.action, target=frame.target,
         )
         shown.seats.MergeFrom(frame.seats)
@@ -66,6 +72,9 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     other = copy_message(state)
     if not _peeking(state, seat):
         rng.shuffle(other.room_pile)
+    for frame in other.frames:
+        if _picked_secretly(frame, seat) and frame.tile:
+            frame.tile = rng.choice(list(other.room_pile))
     rng.shuffle(other.holmes_deck)
     hidden = [s for s in range(state.seats) if s != seat]
     pool = list(other.event_deck)

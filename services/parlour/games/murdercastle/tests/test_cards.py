@@ -108,15 +108,69 @@ def test_destined_for_success_fills_your_room_from_the_unloading_gondola():
 
 
 def test_holmes_is_alerted_moves_holmes_at_once():
-    """Holmes is Alerted (Play Now) reveals a movement card immediately; the drawer chooses
-    (RULES.md: Event Card effects)."""
+    """Holmes is Alerted (Play Now) sends Holmes at once to a room its drawer chooses (not the
+    Pharmacy, not his own room), with no movement card (Rulebook: Automa and Play as Holmes
+    Event Card Clarifications: "Holmes will always move to your room", "Holmes chooses which
+    room to move to")."""
     state = game([A, H])
     add_room(state, 4, 0, -1)
-    stack_holmes(state, movement_card((4, 13)))
+    revealed = state.holmes_revealed
     stack_events(state, card_of("holmes_alerted_now"))
     start_tile(state, 0, pb.ACTION_TILE_DRAW)
     play(state, 0, draw=pb.Draw())
-    assert state.holmes == place_of(4)
+    assert frame(state).kind == pb.FRAME_KIND_CHOOSE_PLACE
+    rooms = {a.place.place for a in legal(state, 0)}
+    assert rooms == {place_of(2), place_of(3), place_of(4)}
+    play(state, 0, place=pb.ChoosePlace(place=place_of(4)))
+    assert state.holmes == place_of(4) and state.holmes_revealed == revealed
+
+
+def test_not_so_fast_or_player_dexterity_cancel_holmes_is_alerted_play_now():
+    """Player Dexterity and Not So Fast "cancel other Play Now or Keep cards": a player in the
+    room Holmes is Alerted (Play Now) sends him to may cancel it; Barter may not (it answers
+    Keep cards only) (Rulebook: Event Card Clarifications)."""
+    for defence, cancels in (("not_so_fast", True), ("player_dexterity", True),
+                             ("barter", False)):
+        state = game([A, H])
+        add_room(state, 4, 0, -1)
+        state.players[1].place = place_of(4)
+        set_board(state, 1, [2, 0, 0, 0, 0])
+        give(state, 1, card_of(defence))
+        stack_events(state, card_of("holmes_alerted_now"))
+        start_tile(state, 0, pb.ACTION_TILE_DRAW)
+        play(state, 0, draw=pb.Draw())
+        play(state, 0, place=pb.ChoosePlace(place=place_of(4)))
+        assert frame(state).kind == pb.FRAME_KIND_DEFEND and frame(state).seat == 1
+        options = {a.play.card for a in legal(state, 1) if a.HasField("play")}
+        assert options == ({card_of(defence)} if cancels else set())
+        if cancels:
+            play(state, 1, play=pb.PlayEvent(card=card_of(defence)))
+            assert state.holmes == place_of(1) and state.players[1].strikes == 0
+        else:
+            play(state, 1, **PASS)
+            assert state.holmes == place_of(4) and state.players[1].strikes == 1
+
+
+def test_snitch_answers_snitch():
+    """A Snitch counters a Snitch ("Snitch and Snitch"): Holmes goes to the first snitch's room
+    instead, and that player may answer in turn (Rulebook: Castle Junction Card Objectives:
+    countering examples; Characters: Lola lists Snitch among cards that combat)."""
+    state = game([A, H])
+    add_room(state, 4, 0, -1)
+    add_room(state, 9, 1, 0)
+    state.players[0].place = place_of(9)
+    state.players[1].place = place_of(4)
+    set_board(state, 0, [2, 0, 0, 0, 0])
+    set_board(state, 1, [2, 0, 0, 0, 0])
+    give(state, 0, card_of("snitch"))
+    give(state, 1, card_of("snitch", 1))
+    state.players[0].ability_used = True  # Adeline would avoid the strike
+    open_window(state, key=0)
+    play(state, 0, play=pb.PlayEvent(card=card_of("snitch")))
+    assert frame(state).kind == pb.FRAME_KIND_DEFEND and frame(state).seat == 1
+    play(state, 1, play=pb.PlayEvent(card=card_of("snitch", 1)))
+    assert state.holmes == place_of(9)
+    assert state.players[0].strikes == 1 and state.players[1].strikes == 0
 
 
 def test_liquid_courage_adds_rooms_to_a_move():
@@ -338,6 +392,9 @@ def test_no_keep_cards_in_the_asphyxiation_chamber():
     assert list(frame(state).seats) == [0, 1] and plays(state, 0) == set()
     play(state, 0, **PASS)
     play(state, 1, play=pb.PlayEvent(card=card_of("snitch")))
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW  # Holmes entered: nothing playable
+    assert [a.WhichOneof("kind") for a in legal(state, 0)] == ["pass"]
+    play(state, 0, **PASS)
     assert state.players[0].strikes == 1  # no defence was possible
     stack_events(state, card_of("snitch"))
     start_tile(state, 0, pb.ACTION_TILE_DRAW)
@@ -417,3 +474,86 @@ def test_no_effect_cards_and_defences_cannot_be_countered():
     # Lola holds a Not So Fast too, but nobody may answer a defence
     assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW and frame(state).seats[0] == 2
     assert list(state.players[1].board.counts) == [2, 2, 2, 2, 2]
+
+
+def test_a_third_keep_card_is_kept_only_a_fourth_forces_a_choice():
+    """"You can only keep a maximum of 3 Keep cards": a third is simply kept, a fourth must be
+    played or discarded (Rulebook: Event Card Overview)."""
+    state = game([A, H])
+    give(state, 0, card_of("barter"), card_of("not_so_fast"))
+    stack_events(state, card_of("player_dexterity"))
+    start_tile(state, 1, pb.ACTION_TILE_DRAW)
+    play(state, 1, **PASS)
+    play(state, 0, draw=pb.Draw())
+    assert len(state.players[0].keep) == 3
+    assert all(f.kind != pb.FRAME_KIND_HAND_LIMIT for f in state.frames)
+
+
+def test_a_card_may_be_played_right_after_your_own_movement():
+    """"You can move into 1 room to complete your movement and then play an Event Card": once
+    your movement is done you may play before the next player acts (Rulebook: Event Card
+    Overview)."""
+    state = game([A, H, L])
+    add_room(state, 4, 0, -1)
+    add_room(state, 9, 1, 0)
+    state.players[2].place = place_of(9)
+    set_board(state, 2, [2, 0, 0, 0, 0])
+    give(state, 0, card_of("pickpocket"))
+    start_tile(state, 2, pb.ACTION_TILE_MOVE_ONE)
+    play(state, 2, **PASS)
+    play(state, 0, move=pb.Move(place=place_of(9)))
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW and list(frame(state).seats) == [0]
+    assert plays(state, 0) == {"pickpocket"}
+    before = total(state.players[0].board)
+    play(state, 0, play=pb.PlayEvent(card=card_of("pickpocket")))
+    assert total(state.players[0].board) == before + 1 and total(state.players[2].board) == 1
+    play(state, 0, **PASS)
+    assert frame(state).kind == pb.FRAME_KIND_ACT and frame(state).seat == 1
+
+
+def test_secret_passage_answers_holmes_entering_your_room():
+    """In the multiplayer game Event Cards may be played when Holmes moves into your room (only
+    Automa forbids it, and only there do Secret Passage and Holmes is Alerted (Keep) not help
+    you escape): a Secret Passage out of the room avoids the strike (Rulebook: Automa Gameplay;
+    Automa Event Card Clarifications)."""
+    state = game([A, H])
+    add_room(state, 4, 0, -1)
+    state.players[1].place = place_of(4)
+    set_board(state, 1, [2, 0, 0, 0, 0])
+    give(state, 1, card_of("secret_passage"))
+    give(state, 0, card_of("snitch"))
+    open_window(state, key=0)
+    play(state, 0, play=pb.PlayEvent(card=card_of("snitch")))
+    play(state, 1, **PASS)  # no defence against the Snitch …
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW and list(frame(state).seats) == [1]
+    assert state.holmes == place_of(4) and state.players[1].strikes == 0
+    play(state, 1, play=pb.PlayEvent(card=card_of("secret_passage")))  # … but a way out
+    play(state, 1, move=pb.Move(place=PHARMACY_PLACE))
+    play(state, 1, **PASS)
+    assert state.players[1].place == PHARMACY_PLACE and state.players[1].strikes == 0
+
+
+def test_holmes_is_alerted_keep_sends_holmes_away_from_your_room():
+    """Holmes is Alerted (Keep), played as Holmes enters your room, moves him on before he
+    strikes (Rulebook: Automa Event Card Clarifications, the multiplayer counterpart)."""
+    state = game([A, H])
+    add_room(state, 4, 0, -1)
+    state.players[1].place = place_of(4)
+    set_board(state, 1, [2, 0, 0, 0, 0])
+    give(state, 1, card_of("holmes_alerted_keep"))
+    give(state, 0, card_of("snitch"))
+    stack_holmes(state, movement_card((2,)))
+    open_window(state, key=0)
+    play(state, 0, play=pb.PlayEvent(card=card_of("snitch")))
+    play(state, 1, **PASS)
+    play(state, 1, play=pb.PlayEvent(card=card_of("holmes_alerted_keep")))
+    assert state.holmes == place_of(2) and state.players[1].strikes == 0
+
+
+def test_a_landing_zone_may_go_in_the_pharmacy():
+    """The Landing Zone goes "in any other room", the Pharmacy included (Rulebook: Trapdoors and
+    Trapdoor Landing Zones)."""
+    state = game([A, H])
+    add_room(state, 4, 0, -1, cubes={RED: 1})
+    assert PHARMACY_PLACE in landing_rooms(state, place_of(4))
+    assert place_of(4) not in landing_rooms(state, place_of(4))

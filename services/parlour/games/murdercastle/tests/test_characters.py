@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.games.murdercastle.board import Castle, place_of
+from parlour.games.murdercastle.rules import GAME
 from parlour.games.murdercastle.tests.scenario import (
     PHARMACY_PLACE,
     add_room,
@@ -114,9 +115,11 @@ def test_jeremiah_peeks_and_explores_any_tile():
     before = [t for t in state.room_pile if t != 10]
     open_window(state, key=1)
     play(state, 0, ability=pb.UseAbility())
-    play(state, 0, explore=pb.Explore(side=1))
-    assert frame(state).kind == pb.FRAME_KIND_PICK_ROOM_TILE
+    assert frame(state).kind == pb.FRAME_KIND_PICK_ROOM_TILE  # he peeks first …
     play(state, 0, pick=pb.PickTile(tile=10))  # the Steel Vault, deep in the pile
+    assert frame(state).kind == pb.FRAME_KIND_CHOOSE_DOOR  # … then chooses the doorway
+    assert GAME.view(state, 1).frames[-2].tile == 0 and GAME.view(state, 0).frames[-2].tile == 10
+    play(state, 0, explore=pb.Explore(side=1))
     assert list(state.room_pile) == before
     assert Castle(state).placed[10].x == 1
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.games.murdercastle.board import Castle, place_of
+from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
 from parlour.games.murdercastle.tests.scenario import (
     BLUE,
@@ -123,6 +124,23 @@ def test_explore_flips_to_explore_the_room_when_nothing_can_be_explored():
     play(state, 0, cube=pb.ChooseCube(colour=BLUE))
     play(state, 0, cube=pb.ChooseCube(colour=WHITE))  # only green is left: placed for Jonah
     assert list(Castle(state).safe(place_of(12)).counts) == [1, 1, 2, 0, 0]
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW  # Jonah may use his ability now
+    play(state, 0, **{"pass": pb.Pass()})
     # Lola must add 1 cube to Basement #2; the last green one is the only choice, so it is placed
     assert list(Castle(state).safe(place_of(2)).counts)[2] >= 1
     assert total(Castle(state).safe(place_of(2))) == 2
+
+
+def test_explore_flips_when_only_brick_walls_are_left():
+    """"If there are no more rooms from the Room Tile deck …" the tile flips, even while Brick
+    Walls remain face down in the pile (Rulebook: Explore the Room)."""
+    state = game([J, pb.CHARACTER_LOLA])
+    walls = [t for t in state.room_pile if t not in catalogue().rooms]
+    rooms = [t for t in state.room_pile if t in catalogue().rooms]
+    for i, tile in enumerate(rooms):
+        add_room(state, tile, 100 + 2 * i, 100)
+    assert list(state.room_pile) == walls and walls
+    start_tile(state, 0, pb.ACTION_TILE_MOVE_ONE)
+    while frame(state).kind != pb.FRAME_KIND_SELECT_TILE:
+        play(state, frame(state).seat, **{"pass": pb.Pass()})
+    assert state.explore_flipped

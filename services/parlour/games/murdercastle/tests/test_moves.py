@@ -114,11 +114,18 @@ def test_blind_room_needs_two_collect_actions():
     assert [a.collect.colour for a in legal(state, 0) if a.HasField("collect")] == [0]
     play(state, 0, collect=pb.Collect())
     assert state.players[0].blind_progress == 1 and total(state.players[0].board) == 13
-    assert frame(state).seat == 1  # the bonus gave no second cube
-    start_tile(state, 0, pb.ACTION_TILE_COLLECT)
-    play(state, 0, collect=pb.Collect(colour=WHITE))
+    play(state, 0, collect=pb.Collect(colour=WHITE))  # the bonus is the second action: 1 cube
     assert total(state.players[0].board) == 14 and state.players[0].blind_progress == 0
-    assert frame(state).seat == 1
+    assert frame(state).seat == 1  # and only 1 cube, even with the bonus
+    state.players[1].place = place_of(13)
+    start_tile(state, 1, pb.ACTION_TILE_COLLECT)
+    play(state, 1, **{"pass": pb.Pass()})
+    play(state, 0, collect=pb.Collect())  # without the bonus: a search this time …
+    assert frame(state).kind != pb.FRAME_KIND_ACT or frame(state).seat != 0
+    start_tile(state, 1, pb.ACTION_TILE_COLLECT)
+    play(state, 1, **{"pass": pb.Pass()})
+    play(state, 0, collect=pb.Collect(colour=BLUE))  # … and the cube the next time
+    assert total(state.players[0].board) == 15
 
 
 def test_the_maze_is_two_rooms():

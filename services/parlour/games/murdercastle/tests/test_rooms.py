@@ -31,7 +31,15 @@ def test_black_closet_draws_an_extra_card_at_the_end_of_the_round():
     state.selections = 4
     del state.frames[:]
     flow.settle(state, [])  # the round ends
+    assert frame(state).kind == pb.FRAME_KIND_BLACK_CLOSET  # "you are able to draw": optional
+    assert {a.WhichOneof("kind") for a in legal(state, 1)} == {"draw", "pass"}
+    play(state, 1, draw=pb.Draw())
     assert state.players[1].keep == [card_of("barter")] and state.round == 1
+    state.selections = 4
+    del state.frames[:]
+    flow.settle(state, [])
+    play(state, 1, **{"pass": pb.Pass()})
+    assert len(state.players[1].keep) == 1 and state.round == 2
 
 
 def test_holmes_in_the_maze_picks_a_side():

@@ -69,6 +69,24 @@ def test_two_players_select_two_tiles_each_and_the_key_passes():
     assert len(state.tiles_open) == 6
 
 
+def test_the_skeleton_key_passes_clockwise_with_three_players():
+    """With 3 players the key passes to the next player clockwise (seat + 1), who starts the
+    next round and reveals its end-of-round card, and selection follows clockwise from it
+    (Rulebook: Overview)."""
+    state = game([A, H, L], first_seat=1)
+    assert state.key == 1 and frame(state).seat == 1
+    selectors = []
+    while state.round == 0:
+        if frame(state).kind == pb.FRAME_KIND_SELECT_TILE:
+            selectors.append(frame(state).seat)
+            tile = next(t for t in state.tiles_open if t != pb.ACTION_TILE_MOVE_HOLMES)
+            play(state, frame(state).seat, select=pb.SelectTile(tile=tile))
+        else:
+            finish_phase(state)
+    assert selectors == [1, 2, 0]
+    assert state.key == 2 and frame(state).seat == 2
+
+
 def test_only_the_selector_moves_holmes():
     """Only the player who selects Move Holmes moves him (Rulebook: Move Holmes)."""
     state = game([A, H, L])

@@ -49,8 +49,7 @@ def test_jeremiahs_peek_is_his_alone():
     state = game([JE, HO])
     add_room(state, 4, 0, -1)
     open_window(state, key=1)
-    play(state, 0, ability=pb.UseAbility())
-    events = play(state, 0, explore=pb.Explore(side=1))
+    events = play(state, 0, ability=pb.UseAbility())
     assert frame(state).kind == pb.FRAME_KIND_PICK_ROOM_TILE
     assert list(GAME.view(state, 0).peeked) == list(state.room_pile)
     assert list(GAME.view(state, 1).peeked) == [] and list(GAME.view(state, None).peeked) == []
