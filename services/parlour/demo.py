@@ -7,8 +7,12 @@ import time
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
+from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
+
+#: Matches the demo plays with options other than the defaults.
+DEMO_OPTIONS = {"murdercastle": murdercastle_pb2.Options(second_story=True)}
 
 
 async def play_all(address: str, games: list[str], seed: int, lines: int) -> int:
@@ -27,9 +31,12 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
                     who = match.seats[event.actor].display_name if event.actor >= 0 else "-"
                     print(f"  #{event.sequence:<5} {who:>8}  {event.text}")
 
-            print(f"\n=== {info.display_name}: {seats} bots, seed {seed} ===")
+            mode = " (The 2nd Story)" if name in DEMO_OPTIONS else ""
+            print(f"\n=== {info.display_name}{mode}: {seats} bots, seed {seed} ===")
             started = time.perf_counter()
-            report = await play_random_match(client, name, seats, seed, on_event)
+            options = DEMO_OPTIONS.get(name)
+            report = await play_random_match(client, name, seats, seed, on_event,
+                                             options=options)
             elapsed = time.perf_counter() - started
             if shown > lines:
                 print(f"  … {shown - lines} more public events")

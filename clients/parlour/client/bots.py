@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from google.protobuf.message import Message
+
 from parlour.client.client import GatewayClient, Seat
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -29,9 +31,10 @@ async def play_random_match(
     seed: int,
     on_event: Callable[[gw.MatchEvent, gw.Match], None] | None = None,
     names: list[str] | None = None,
+    options: Message | None = None,
 ) -> MatchReport:
     """Create a match, seat random bots, play it out, and follow the public event feed."""
-    match = await client.create_match(game, seats, seed=seed, spectators=True)
+    match = await client.create_match(game, seats, options=options, seed=seed, spectators=True)
     names = names or [f"bot{i + 1}" for i in range(seats)]
     players: list[Seat] = [await client.join(match.name, names[i], seat=i) for i in range(seats)]
     match = await client.match(match.name)

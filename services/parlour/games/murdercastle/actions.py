@@ -8,12 +8,13 @@ pushes PLACE_ROOM (rotation) and FILL_SAFE (which cubes) frames.
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import cards, characters, effects, holmes
+from parlour.games.murdercastle import cards, characters, effects, holmes, second_story
 from parlour.games.murdercastle.board import Castle, opposite, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import (
     advance_wheel,
     collectable,
+    fill_from_bag,
     move,
     present,
     total,
@@ -89,6 +90,9 @@ def end_action(state: pb.State, frame: pb.Frame) -> None:
     pop(state)
     if frame.started and frame.action != pb.ACTION_TILE_DRAW and state.to_act:
         push(state, pb.FRAME_KIND_EVENT_WINDOW, frame.seat, seats=[frame.seat])
+    if frame.lab_cubes and second_story.spots(state):
+        push(state, pb.FRAME_KIND_PICK_POTION, frame.seat, count=len(frame.lab_cubes),
+             colours=list(frame.lab_cubes))
     effects.fall_if_pending(state, frame)
 
 
@@ -104,6 +108,8 @@ def collect_options(state: pb.State, seat: int, castle: Castle) -> list[pb.Actio
     """Cubes the seat may collect from its room (Rulebook: Collect Evidence)."""
     player = state.players[seat]
     if state.holmes == player.place or player.partnered:
+        return []
+    if second_story.potion_blocked(state, seat):
         return []
     safe = castle.safe(player.place)
     colours = [c for c in present(safe) if collectable(state, player.board, c)]
@@ -147,15 +153,30 @@ def act(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
         holmes.reveal(state, seat, frame.escape_ready, out)
 
 
-def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out) -> None:
-    """Move a cube from the unloading gondola into a safe; turn the wheel once it is empty."""
+def source(state: pb.State, frame: pb.Frame) -> pb.Cubes:
+    """The gondola a fill takes from: the unloading one, or the one the frame names."""
+    return state.gondolas[frame.gondola - 1] if frame.gondola else unloading(state)
+
+
+def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out,
+               gondola: int = 0) -> bool:
+    """Move a cube from a gondola into a safe; True once that gondola is empty. An empty
+    unloading gondola turns the wheel; another gondola (the Waiting Room's) is refilled."""
     castle = Castle(state)
-    move(unloading(state), castle.safe(place), colour)
+    cubes = state.gondolas[gondola - 1] if gondola else unloading(state)
+    move(cubes, castle.safe(place), colour)
     out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=place, colour=colour,
                                                   source="gondola"))))
-    if not total(unloading(state)):
-        with state_rng(state) as rng:
+    if total(cubes):
+        return False
+    with state_rng(state) as rng:
+        if gondola:
+            refill = fill_from_bag(state.bag, cubes, catalogue().rules["gondola_size"], rng)
+            out.append(public(pb.Event(gondola=pb.GondolaRefilled(gondola=gondola - 1,
+                                                                  refill=refill))))
+        else:
             out.append(public(pb.Event(wheel=advance_wheel(state, rng))))
+    return True
 
 
 def explore(state: pb.State, seat: int, side: int, out: Out) -> None:
@@ -165,17 +186,26 @@ def explore(state: pb.State, seat: int, side: int, out: Out) -> None:
 
 def rotation_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     """Rotations that join the revealed tile to the explored doorway."""
-    rotations = Castle(state).rotations(frame.tile, frame.side)
-    return [pb.Action(rotate=pb.Rotate(rotation=r)) for r in rotations]
+    castle = Castle(state)
+    origin = castle.placed[tile_of(frame.place)]
+    room = catalogue().rooms[frame.tile]
+    rotations = castle.rotations(frame.tile, frame.side,
+                                 second_story.stairs_must_face(origin, room))
+    levels = second_story.levels(state, origin, frame.tile)
+    return [pb.Action(rotate=pb.Rotate(rotation=r, level=level if len(levels) > 1 else 0))
+            for r in rotations for level in levels]
 
 
-def place_room(state: pb.State, frame: pb.Frame, rotation: int, out: Out) -> None:
+def place_room(state: pb.State, frame: pb.Frame, rotate: pb.Rotate, out: Out) -> None:
     """Put the revealed room on the grid and fill its safe from the unloading gondola."""
     cat = catalogue()
     origin_tile = Castle(state).placed[tile_of(frame.place)]
     room = cat.rooms[frame.tile]
+    rotation = rotate.rotation
+    levels = second_story.levels(state, origin_tile, frame.tile)
     placed = state.tiles.add(tile=frame.tile, x=frame.x, y=frame.y, rotation=rotation,
-                             level=origin_tile.level)
+                             level=rotate.level if len(levels) > 1 else levels[0],
+                             stairs=(room.stairs + rotation) % 4 + 1 if room.stairs >= 0 else 0)
     for _ in room.halves:
         placed.safes.add(counts=[0] * 5)
     facing = opposite(frame.side)
@@ -183,32 +213,36 @@ def place_room(state: pb.State, frame: pb.Frame, rotation: int, out: Out) -> Non
     if origin_room.dead_end_side >= 0:
         placed.padlocked.extend(
             sorted((p + rotation) % 4 for p in room.doors if (p + rotation) % 4 != facing))
+    second_story.finish_placing(state, placed)
     seat = frame.seat
     pop(state)
     out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
     target = Castle(state).place_facing(placed, facing)
-    count = min(room.capacity, total(unloading(state)))
+    gondola = second_story.fill_on_explore(state, seat, target, out)
+    if gondola == 0:
+        return
+    count = min(room.capacity, total(state.gondolas[gondola - 1] if gondola else unloading(state)))
     if count:
-        push(state, pb.FRAME_KIND_FILL_SAFE, seat, place=target, count=count)
+        push(state, pb.FRAME_KIND_FILL_SAFE, seat, place=target, count=count,
+             gondola=gondola or 0)
 
 
 def fill_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
-    """Colours the filler may take from the unloading gondola."""
-    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in present(unloading(state))]
+    """Colours the filler may take from the gondola."""
+    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in present(source(state, frame))]
 
 
 def fill(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
     """Put one chosen cube into the safe; the fill stops when the gondola empties."""
     frame.count -= 1
-    before = state.unloading
-    place_cube(state, frame.seat, frame.place, colour, out)
-    if not frame.count or state.unloading != before:
+    emptied = place_cube(state, frame.seat, frame.place, colour, out, frame.gondola)
+    if not frame.count or emptied:
         pop(state)
 
 
 def fill_forced(state: pb.State, frame: pb.Frame, out: Out) -> bool:
     """Fill without asking when every choice leads to the same safe."""
-    gondola = unloading(state)
+    gondola = source(state, frame)
     colours = present(gondola)
     if len(colours) > 1 and frame.count < total(gondola):
         return False
@@ -234,6 +268,8 @@ def collect(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
     move(castle.safe(player.place), player.board, colour)
     out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place,
                                                       colour=colour))))
+    if castle.special(player.place) == "laboratory":
+        frame.lab_cubes.append(colour)
     effects.after_cube_taken(state, seat, player.place, frame, out)
 
 

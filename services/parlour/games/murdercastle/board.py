@@ -3,8 +3,8 @@
 A *place* is one room: `tile * 2 + side`, where side is 0 except for the second
 room of The Maze. Board sides are 0 N, 1 E, 2 S, 3 W; a tile's printed sides
 turn clockwise by its rotation. Levels keep stories apart (a doorway joins two
-tiles only on the same level), so The 2nd Story can add levels and padlocks
-without changing how paths are computed.
+tiles only on the same story), except a 2nd Story room's stairs doorway and the
+Dumbwaiter's doorways, which join any stories (The 2nd Story).
 """
 
 from __future__ import annotations
@@ -45,6 +45,12 @@ def room_special(place: int) -> str:
     """The special effect of a place's room, if any."""
     room = catalogue().rooms.get(tile_of(place))
     return room.special if room else ""
+
+
+def story(level: int) -> int:
+    """The story of a level: stories 2, 3 and 4 count as one (Rulebook: 2nd Story Gameplay
+    Overview: "Consider the 2nd, 3rd, and 4th levels the same level")."""
+    return min(level, 1)
 
 
 def board_sides(rotation: int, printed: tuple[int, ...]) -> tuple[int, ...]:
@@ -123,12 +129,13 @@ class Castle:
 
     # -- connections --------------------------------------------------------
     def doorway_to(self, place: int, side: int) -> int | None:
-        """The place a doorway leads to, if both tiles have an open door there on one level."""
+        """The place a doorway leads to, if both tiles have an open door there on one story
+        (or the doorway is a stairway or the Dumbwaiter's)."""
         tile = self.placed[tile_of(place)]
         if side in tile.padlocked:
             return None
         other = self.neighbour_tile(place, side)
-        if other is None or other.tile not in self.rooms or other.level != tile.level:
+        if other is None or other.tile not in self.rooms:
             return None
         facing = opposite(side)
         if facing in other.padlocked:
@@ -136,7 +143,14 @@ class Castle:
         room = self.rooms[other.tile]
         if (facing - other.rotation) % 4 not in room.doors:
             return None
+        if not (story(tile.level) == story(other.level) or self._between_stories(tile, side)
+                or self._between_stories(other, facing)):
+            return None
         return self.place_facing(other, facing)
+
+    def _between_stories(self, tile: pb.PlacedTile, side: int) -> bool:
+        """A stairs doorway, or any doorway of the Dumbwaiter, reaches every story."""
+        return tile.stairs == side + 1 or self.rooms[tile.tile].special == "dumbwaiter"
 
     def neighbours(self, place: int) -> list[int]:
         """Rooms one step away through doorways, stairs and Hidden Bookcase Pathways."""
@@ -181,10 +195,11 @@ class Castle:
         """Whether any room in the castle has a doorway that can be explored."""
         return any(self.explorable(p) for p in self.places())
 
-    def rotations(self, tile: int, side: int) -> list[int]:
-        """Rotations of a new room tile placed beyond `side` so that a doorway faces back.
+    def rotations(self, tile: int, side: int, stairs_facing: bool = False) -> list[int]:
+        """Rotations of a new room tile placed beyond `side` so that a doorway faces back (its
+        stairs doorway, when `stairs_facing`).
 
-        Rotations that give the same doorways (and the same rooms) are offered once.
+        Rotations that give the same doorways (and the same rooms and stairs) are offered once.
         """
         room = self.rooms[tile]
         facing = opposite(side)
@@ -193,9 +208,12 @@ class Castle:
         for rotation in range(4):
             if (facing - rotation) % 4 not in room.doors:
                 continue
+            if stairs_facing and (facing - rotation) % 4 != room.stairs:
+                continue
             halves = tuple(sorted(tuple(sorted(board_sides(rotation, h)))
                                   for h in room.halves))
-            shape = (halves, self._facing_half(room, rotation, facing))
+            stairs = (room.stairs + rotation) % 4 if room.stairs >= 0 else -1
+            shape = (halves, self._facing_half(room, rotation, facing), stairs)
             if shape in seen:
                 continue
             seen.add(shape)

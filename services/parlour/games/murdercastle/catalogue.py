@@ -27,6 +27,7 @@ class Room:
     special: str = ""
     stairs_to: int = 0
     dead_end_side: int = -1
+    stairs: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +73,19 @@ def _room(raw: dict) -> Room:
     doors = _sides(raw["doors"])
     halves = tuple(_sides(h) for h in raw.get("halves", [])) or (doors,)
     dead = raw.get("dead_end_side")
+    stairs = raw.get("stairs")
     return Room(
         number=raw["number"], name=raw["name"], doors=doors, capacity=raw["capacity"],
         halves=halves, special=raw.get("special", ""), stairs_to=raw.get("stairs_to", 0),
         dead_end_side=SIDES.index(dead) if dead else -1,
+        stairs=SIDES.index(stairs) if stairs else -1,
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Catalogue:
-    """Every component of the standard game."""
+    """Every component of the standard game and of The 2nd Story (its rooms are in `rooms` too;
+    `second_story_pile` and `second_story_movement` say which)."""
 
     rooms: dict[int, Room]
     start: tuple[StartTile, ...]
@@ -92,6 +96,8 @@ class Catalogue:
     movement: dict[int, MovementCard]
     setup_cards: tuple[tuple[int, ...], ...]
     rules: dict
+    second_story_pile: tuple[int, ...]
+    second_story_movement: frozenset[int]
 
     def event(self, card: int) -> EventKind:
         """The kind of an Event Card id."""
@@ -106,7 +112,8 @@ class Catalogue:
 def catalogue() -> Catalogue:
     """The catalogue, loaded and checked once."""
     raw_rooms = _load("rooms.json")
-    rooms = {r["number"]: _room(r) for r in raw_rooms["start"] + raw_rooms["pile"]}
+    upstairs = raw_rooms["second_story"]
+    rooms = {r["number"]: _room(r) for r in raw_rooms["start"] + raw_rooms["pile"] + upstairs}
     start = tuple(StartTile(r["number"], r["x"], r["y"], r["level"]) for r in raw_rooms["start"])
     events: dict[int, EventKind] = {}
     for raw in _load("events.json")["kinds"]:
@@ -117,27 +124,41 @@ def catalogue() -> Catalogue:
         )
         for _ in range(kind.copies):
             events[len(events) + 1] = kind
+    raw_movement = _load("holmes_movement.json")
     movement = {
         i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
-        for i, c in enumerate(_load("holmes_movement.json")["cards"], start=1)
+        for i, c in enumerate(raw_movement["cards"] + raw_movement["second_story"], start=1)
     }
+    first_new = len(raw_movement["cards"]) + 1
     rules = _load("rules.json")
     colours = rules["colours"]
     setup = tuple(tuple(card[c] for c in colours) for card in _load("evidence_setup.json"))
     cat = Catalogue(
         rooms=rooms, start=start, pile=tuple(r["number"] for r in raw_rooms["pile"]),
-        brick_walls=tuple(raw_rooms["brick_walls"]), jonah_brick_wall=raw_rooms["jonah_brick_wall"],
+        brick_walls=tuple(raw_rooms["brick_walls"] + raw_rooms["second_story_brick_walls"]),
+        jonah_brick_wall=raw_rooms["jonah_brick_wall"],
         events=events, movement=movement, setup_cards=setup, rules=rules,
+        second_story_pile=tuple(r["number"] for r in upstairs)
+        + tuple(raw_rooms["second_story_brick_walls"]),
+        second_story_movement=frozenset(i for i in movement if i >= first_new),
     )
     _check(cat)
     return cat
 
 
 def _check(cat: Catalogue) -> None:
-    assert len(cat.rooms) == 24, "24 Room Tiles"
-    assert len(cat.brick_walls) == 3, "3 Brick Wall Tiles"
+    extra = cat.rules["second_story"]
+    new_rooms = [t for t in cat.second_story_pile if t in cat.rooms]
+    assert len(cat.rooms) - len(new_rooms) == 24, "24 Room Tiles"
+    assert len(new_rooms) == extra["rooms"] == 5, "5 2nd Story Room Tiles"
+    assert len(cat.brick_walls) - extra["brick_walls"] == 3, "3 Brick Wall Tiles"
+    assert len(cat.second_story_pile) - len(new_rooms) == extra["brick_walls"] == 1
     assert len(cat.events) == 79, "79 Event Cards"
-    assert len(cat.movement) == 33, "33 Holmes' Movement cards"
+    assert len(cat.movement) - len(cat.second_story_movement) == 33, "33 Holmes' Movement cards"
+    assert len(cat.second_story_movement) == extra["movement_cards"] == 9, "9 more"
+    assert extra["shelf_potions"] + extra["board_potions"] == 17, "17 Potion Tokens"
+    assert all(cat.rooms[t].stairs >= 0 or cat.rooms[t].special == "dumbwaiter"
+               for t in new_rooms), "every 2nd Story room but the Dumbwaiter has stairs"
     assert len(cat.setup_cards) == 24 and all(sum(c) == 13 for c in cat.setup_cards)
     for card in cat.movement.values():
         assert all(r in cat.rooms for r in card.rooms), card

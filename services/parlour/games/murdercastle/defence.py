@@ -65,7 +65,7 @@ def ask_defence(state: pb.State, effect: pb.Frame, target: int, category: str) -
     return True
 
 
-CATEGORIES = ("player", "room", "play_now")
+CATEGORIES = ("player", "room", "play_now", "five_door")
 
 
 def category_code(category: str) -> int:

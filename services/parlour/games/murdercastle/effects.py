@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import holmes
+from parlour.games.murdercastle import holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import collectable, move, present, total, unloading
@@ -71,7 +71,8 @@ def _lucky_break(state: pb.State, frame: pb.Frame, out: Out) -> None:
         out.append(public(pb.Event(collected=pb.Collected(seat=seat, colour=colour))))
         return
     safe = castle.safe(player.place)
-    if player.place == place_of(PHARMACY) or total(safe) < castle.capacity(player.place):
+    anywhere = player.place == place_of(PHARMACY) or castle.special(player.place) == "dumbwaiter"
+    if anywhere or total(safe) < castle.capacity(player.place):
         safe.counts[colour - 1] += 1
         out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=player.place,
                                                       colour=colour, source="bag"))))
@@ -84,9 +85,12 @@ def _destined(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
     place = state.players[frame.source].place
     castle = Castle(state)
-    count = min(castle.capacity(place) - total(castle.safe(place)), total(unloading(state)))
+    gondola = second_story.fill_source(state, place)
+    cubes = state.gondolas[gondola - 1] if gondola else unloading(state)
+    count = min(castle.capacity(place) - total(castle.safe(place)), total(cubes))
     if count > 0:
-        push(state, pb.FRAME_KIND_FILL_SAFE, frame.source, place=place, count=count)
+        push(state, pb.FRAME_KIND_FILL_SAFE, frame.source, place=place, count=count,
+             gondola=gondola)
 
 
 # Holmes is Alerted (Keep): a movement card, its player choosing
@@ -136,7 +140,7 @@ def _passage(state: pb.State, frame: pb.Frame, out: Out) -> None:
 # Hidden Bookcase Pathway
 def pathway_pairs(state: pb.State) -> list[tuple[int, int]]:
     """Adjacent rooms not yet joined, while a pathway token is left."""
-    if len(state.pathways) >= catalogue().rules["pathway_tokens"]:
+    if len(state.pathways) >= second_story.pathway_tokens(state):
         return []
     castle = Castle(state)
     pairs = []
@@ -172,7 +176,8 @@ def trapdoor_rooms(state: pb.State) -> list[int]:
     castle = Castle(state)
     taken = {t.room for t in state.trapdoors} | {t.landing for t in state.trapdoors}
     return [p for p in castle.places()
-            if p != place_of(PHARMACY) and p not in taken and total(castle.safe(p))]
+            if p != place_of(PHARMACY) and p not in taken and total(castle.safe(p))
+            and second_story.built_in_trapdoor(state, p) is None]
 
 
 def landing_rooms(state: pb.State, trap: int) -> list[int]:
@@ -239,20 +244,22 @@ def remove_trapdoor(state: pb.State, room: int, out: Out) -> None:
 
 def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | None,
                      out: Out) -> None:
-    """A collector in a Trapdoor room falls through; an emptied room loses its Trapdoor."""
+    """A collector in a Trapdoor room (or the 5-Door Room) falls through; an emptied room loses
+    its Trapdoor (the 5-Door Room's is permanent)."""
     trap = next((t for t in state.trapdoors if t.room == place), None)
-    if trap is None:
+    landing = trap.landing if trap is not None else second_story.built_in_trapdoor(state, place)
+    if landing is None:
         return
     if frame is not None and state.players[seat].place == place:
         if frame.courage and frame.count:
             frame.courage = False  # Liquid Courage: a second cube before falling
             frame.count = 1
-            frame.place = trap.landing
+            frame.place = landing
         else:
             frame.count = 0
             frame.place = 0
-            push(state, pb.FRAME_KIND_FALL, seat, place=trap.landing)
-    if not total(Castle(state).safe(place)):
+            push(state, pb.FRAME_KIND_FALL, seat, place=landing)
+    if trap is not None and not total(Castle(state).safe(place)):
         remove_trapdoor(state, place, out)
 
 
@@ -266,9 +273,11 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Fall to the Landing Zone unless a defence was played (Rulebook: Trapdoors)."""
     if not frame.started:
         frame.started = True
-        if may_be_asked(state, frame.seat, "room"):
+        here = state.players[frame.seat].place
+        category = "room" if second_story.built_in_trapdoor(state, here) is None else "five_door"
+        if may_be_asked(state, frame.seat, category):
             push(state, pb.FRAME_KIND_DEFEND, frame.seat, card=TRAPDOOR_FALL, source=frame.seat,
-                 tile=category_code("room"))
+                 tile=category_code(category))
             return
     pop(state)
     if frame.cancelled or frame.place == state.holmes:

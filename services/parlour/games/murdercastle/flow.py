@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.game import IllegalAction
-from parlour.games.murdercastle import actions, cards, characters, defence, effects, holmes
+from parlour.games.murdercastle import (
+    actions,
+    cards,
+    characters,
+    defence,
+    effects,
+    holmes,
+    second_story,
+)
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.cubes import complete, needed, total
@@ -27,7 +35,7 @@ PUBLIC_CHOICES = {
     pb.FRAME_KIND_PLACE_ROOM, pb.FRAME_KIND_HOLMES_ROOM, pb.FRAME_KIND_ESCAPE,
     pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
-    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET,
+    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET, pb.FRAME_KIND_PICK_POTION,
 }
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
@@ -37,6 +45,7 @@ REASONS = {
     "play": "CARD_NOT_PLAYABLE", "discard": "CARD_NOT_IN_HAND", "hide": "NOT_HIDING_NOW",
     "ability": "ABILITY_NOT_AVAILABLE", "pick": "TILE_NOT_IN_PILE",
     "turn_wheel": "BONUS_NOT_AVAILABLE", "give": "CARD_NOT_IN_HAND",
+    "potion": "POTION_NOT_ON_SHELF",
 }
 
 
@@ -206,6 +215,7 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
         push(state, pb.FRAME_KIND_BLACK_CLOSET, frame.seats.pop(0))
         return
     pop(state)
+    second_story.refill_shelf(state, out)
     state.round += 1
     state.key = (state.key + 1) % state.seats
     state.selections = 0
@@ -239,7 +249,7 @@ def _rotate_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Acti
 
 
 def _rotate(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
-    actions.place_room(state, frame, action.rotate.rotation, out)
+    actions.place_room(state, frame, action.rotate, out)
 
 
 def _fill_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
@@ -323,6 +333,14 @@ def _closet(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         cards.draw(state, seat, out)
     else:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
+
+
+def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return [pb.Action(potion=pb.PickPotion(spot=s)) for s in second_story.spots(state)]
+
+
+def _potion(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    second_story.pick_potion(state, frame, action.potion.spot, out)
 
 
 def _place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
@@ -455,6 +473,7 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_HIDE: (_hide_options, _hide),
     pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
     pb.FRAME_KIND_BLACK_CLOSET: (_closet_options, _closet),
+    pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
+from parlour.games.murdercastle import second_story
 from parlour.games.murdercastle.board import Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
@@ -209,9 +210,12 @@ def step_encounter(state: pb.State, frame: pb.Frame, out: Out) -> None:
 def strike(state: pb.State, seat: int, out: Out) -> None:
     """Take a Holmes Strikes! cube and drop cubes by the progression (Top Hats adjust it)."""
     player = state.players[seat]
+    extra = second_story.strike_modifier(state, seat, out)
+    if extra is None:
+        return
     progression = catalogue().rules["strike_progression"]
     player.strikes += 1
-    drop = progression[min(player.strikes, len(progression)) - 1] - player.top_hat
+    drop = progression[min(player.strikes, len(progression)) - 1] - player.top_hat + extra
     player.top_hat = 0
     drop = max(0, min(drop, total(player.board)))
     out.append(public(pb.Event(struck=pb.Struck(seat=seat, drop=drop, strikes=player.strikes))))

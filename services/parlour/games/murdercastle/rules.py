@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import flow, views
+from parlour.games.murdercastle import flow, second_story, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
@@ -15,10 +15,10 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Rounds each test configuration plays before the most evidence wins (Variant: short game).
 TEST_ROUNDS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1}
+#: The same for The 2nd Story (shorter: the full-length games are in tests/test_playouts.py).
+SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
 CUBES = [catalogue().rules["cubes_per_colour"]] * len(COLOURS)
-TILES = frozenset(catalogue().rooms) | frozenset(catalogue().brick_walls)
 EVENTS = frozenset(catalogue().events)
-MOVEMENT = frozenset(catalogue().movement)
 DECISION_NAMES = {
     value: name.removeprefix("FRAME_KIND_").lower() for name, value in pb.FrameKind.items()
 }
@@ -82,16 +82,19 @@ class MurderCastle(Game):
         tiles = list(state.room_pile) + [t.tile for t in state.tiles]
         tiles += [f.tile for f in state.frames if f.kind == pb.FRAME_KIND_PLACE_ROOM]
         walls = state.boxed_brick_walls + sum(p.holds_brick_wall for p in state.players)
-        assert len(tiles) + walls == len(TILES), "tiles not conserved"
-        assert len(set(tiles)) == len(tiles) and TILES.issuperset(tiles), "a tile twice"
+        every = second_story.tiles(state.options)
+        assert len(tiles) + walls == len(every), "tiles not conserved"
+        assert len(set(tiles)) == len(tiles) and every.issuperset(tiles), "a tile twice"
         events = list(state.event_deck) + list(state.event_discard)
         for player in state.players:
             events += player.keep
         assert len(events) == len(EVENTS) and EVENTS.issuperset(events), "Event Cards lost"
         assert len(set(events)) == len(events), "an Event Card twice"
         movement = set(state.holmes_deck) | set(state.holmes_discard)
-        assert movement == MOVEMENT, "Holmes' Movement cards not conserved"
-        assert len(state.holmes_deck) + len(state.holmes_discard) == len(MOVEMENT)
+        cards = set(second_story.movement(state.options))
+        assert movement == cards, "Holmes' Movement cards not conserved"
+        assert len(state.holmes_deck) + len(state.holmes_discard) == len(cards)
+        second_story.check(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)
@@ -100,6 +103,8 @@ class MurderCastle(Game):
         configs = [(pb.Options(round_limit=TEST_ROUNDS[n]), n)
                    for n in range(MIN_SEATS, MAX_SEATS + 1)]
         configs.append((pb.Options(extended=True, round_limit=TEST_ROUNDS[4]), 4))
+        configs += [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
+                    for n in range(MIN_SEATS, MAX_SEATS + 1)]
         return configs
 
     def catalogue(self) -> pb.Catalogue:

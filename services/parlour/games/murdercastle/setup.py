@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
+from parlour.games.murdercastle import second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
@@ -64,7 +65,7 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
             tile = state.tiles.add(tile=start.number, x=start.x, y=start.y, level=start.level)
             for _ in room.halves:
                 tile.safes.add().CopyFrom(empty())
-        pile = list(cat.pile) + [w for w in cat.brick_walls if w != cat.jonah_brick_wall]
+        pile = second_story.pile(options)
         rng.shuffle(pile)
         state.room_pile.extend(pile)
         setup_cards = list(cat.setup_cards)
@@ -87,8 +88,10 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
             state.boxed_brick_walls = 1
         state.event_deck.extend(sorted(cat.events))
         rng.shuffle(state.event_deck)
-        state.holmes_deck.extend(sorted(cat.movement))
+        state.holmes_deck.extend(second_story.movement(options))
         rng.shuffle(state.holmes_deck)
+    if options.second_story:
+        second_story.new_shelf(state)
     state.holmes = place_of(HOLMES_START)
     state.key = options.first_seat
     state.tiles_open.extend(action_tiles(seats))

@@ -32,6 +32,8 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         current=state.current, selector=state.selector, needed=needed(state),
         holmes_revealed=state.holmes_revealed,
     )
+    out.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
+    out.potions_drawn.extend(state.potions_drawn)
     if seat is not None:
         out.hand.extend(sorted(state.players[seat].keep))
     out.tiles.MergeFrom(state.tiles)
@@ -49,7 +51,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
             keep_count=len(player.keep), ability_used=player.ability_used,
             top_hat=player.top_hat, blind_progress=player.blind_progress,
             partnered=player.partnered, has_hidden=player.hiding != pb.HIDING_SPOT_UNSPECIFIED,
-            holds_brick_wall=player.holds_brick_wall,
+            holds_brick_wall=player.holds_brick_wall, tonic=player.tonic, poison=player.poison,
         )
         seen.board.CopyFrom(player.board)
     for frame in state.frames:
@@ -68,10 +70,15 @@ def view(state: pb.State, seat: int | None) -> pb.View:
 
 def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     """A copy that differs only in what `seat` cannot see: pile and deck orders, others' hands
-    and hiding spots."""
+    and hiding spots, the face-down potions of the Laboratory Shelf."""
     other = copy_message(state)
     if not _peeking(state, seat):
         rng.shuffle(other.room_pile)
+    face_down = [i for i, p in enumerate(other.shelf) if p != pb.POTION_UNSPECIFIED]
+    potions = [other.shelf[i] for i in face_down]
+    rng.shuffle(potions)
+    for i, potion in zip(face_down, potions, strict=True):
+        other.shelf[i] = potion
     for frame in other.frames:
         if _picked_secretly(frame, seat) and frame.tile:
             frame.tile = rng.choice(list(other.room_pile))
@@ -118,6 +125,8 @@ def action_tile_name(tile: int) -> str:
 
 
 SIDE_NAMES = ("north", "east", "south", "west")
+POTION_NAMES = {pb.POTION_TONIC: "a Tonic", pb.POTION_H2O: "H2O",
+                pb.POTION_SNAKE_OIL: "Snake Oil", pb.POTION_POISON: "Poison"}
 SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
 
 
@@ -147,6 +156,7 @@ def describe_action(action: pb.Action) -> str:
         "pick": lambda: f"picks {tile_name(body.tile)}",
         "turn_wheel": lambda: "advances the Ferris Wheel",
         "give": lambda: f"gives {card_name(body.card)}",
+        "potion": lambda: f"turns over the potion in spot {body.spot + 1}",
     }[kind]
     return text()
 
@@ -216,6 +226,12 @@ def describe_event(event: pb.Event) -> str:
         return f"seat {e.seat} peeked at the room tiles"
     if kind == "round_ended":
         return f"round {e.round} ended; seat {e.key} takes the Skeleton Key"
+    if kind == "potion":
+        return f"seat {e.seat} drew {POTION_NAMES.get(e.potion, 'a potion')} from the shelf"
+    if kind == "shelf":
+        return "the potions went back face down on the Laboratory Shelf"
+    if kind == "gondola":
+        return f"gondola {e.gondola} was refilled"
     if kind == "ended":
         return f"game over: winners {list(e.winners)} ({e.reason})"
     return "nothing happened"

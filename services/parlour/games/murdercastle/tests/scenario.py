@@ -27,6 +27,8 @@ def add_room(state: pb.State, tile: int, x: int, y: int, rotation: int = 0,
     state.room_pile.remove(tile)
     room = catalogue().rooms[tile]
     placed = state.tiles.add(tile=tile, x=x, y=y, rotation=rotation, level=level)
+    if room.stairs >= 0:
+        placed.stairs = (room.stairs + rotation) % 4 + 1
     for _ in room.halves:
         placed.safes.add(counts=[0] * 5)
     for colour, n in (cubes or {}).items():

@@ -16,18 +16,22 @@ import pytest
 from parlour.engine.conformance import play_random
 from parlour.games.murdercastle.rules import GAME
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 PLAYOUTS = int(os.environ.get("PARLOUR_PLAYOUTS", "0"))
 GAMES = max(2, PLAYOUTS // 20)
 DEEP = PLAYOUTS > 0
 
 
+@pytest.mark.parametrize("second_story", [False, True], ids=["standard", "2nd-story"])
 @pytest.mark.parametrize("seats", range(MIN_SEATS, MAX_SEATS + 1))
-def test_full_length_games_end_with_an_escape(seats):
-    """Random play with the default options ends only when a player with all their evidence is
-    back in the Pharmacy: there is no round limit, and the loop guard is never reached."""
+def test_full_length_games_end_with_an_escape(seats, second_story):
+    """Random play, standard or with The 2nd Story, ends only when a player with all their
+    evidence is back in the Pharmacy: there is no round limit, and the loop guard is never
+    reached."""
+    options = pb.Options(second_story=second_story)
     for seed in range(GAMES):
-        record = play_random(GAME, GAME.default_options(seats), seats, seed,
+        record = play_random(GAME, options, seats, seed,
                              deep=DEEP and seed % 10 == 0)
         state = record.final
         assert state is not None and state.finished and state.winner

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parlour.engine.game import InvalidOptions
+from parlour.games.murdercastle import second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import needed, total
@@ -17,11 +18,13 @@ def test_catalogue_matches_the_components_page():
     """79 Event, 24 Evidence Setup, 33 Holmes' Movement cards, 24 room tiles, 3 Brick Walls,
     7 Action Tiles, 180 cubes (Rulebook: Components)."""
     cat = catalogue()
+    standard = pb.Options()
     assert len(cat.events) == 79
     assert len(cat.setup_cards) == 24
-    assert len(cat.movement) == 33
-    assert len(cat.rooms) == 24
-    assert len(cat.brick_walls) == 3
+    assert len(second_story.movement(standard)) == 33
+    tiles = second_story.tiles(standard)
+    assert len(tiles & set(cat.rooms)) == 24
+    assert len(tiles - set(cat.rooms)) == 3
     assert len(cat.rules["action_tiles"]) == 7
     assert cat.rules["cubes_per_colour"] * len(cat.rules["colours"]) == 180
     assert all(sum(card) == 13 for card in cat.setup_cards)
@@ -36,6 +39,24 @@ def test_catalogue_matches_the_components_page():
     assert rules["keep_limit"] == 3 and rules["needed_with_pillar"] == 4
     assert rules["setup_cubes"] == 13 and len(rules["colours"]) == 5
     assert max(len(r.doors) for r in cat.rooms.values()) - 1 <= 3  # 3 Padlocks are enough
+
+
+def test_the_second_story_components_are_in_the_catalogue():
+    """The 2nd Story adds 5 rooms (#21-#25), 1 Brick Wall, 9 Holmes' Movement cards, 12
+    Padlocks, 12 2nd Story tokens, 17 potion tokens and a Hidden Bookcase Pathway (Rulebook:
+    Components: "The 2nd Story expansion also includes")."""
+    cat = catalogue()
+    full = pb.Options(second_story=True)
+    assert second_story.tiles(full) - second_story.tiles(pb.Options()) == {21, 22, 23, 24, 25, 93}
+    assert len(second_story.movement(full)) == 33 + 9
+    rooms = {cat.rooms[n].special for n in (21, 22, 23, 24, 25)}
+    assert rooms == {"secret_room", "laboratory", "waiting_room", "dumbwaiter", "five_door"}
+    assert all(cat.rooms[n].stairs >= 0 for n in (21, 22, 23, 25)) and cat.rooms[24].stairs < 0
+    assert len(cat.rooms[24].doors) == 4 and len(cat.rooms[25].doors) == 4  # "a total of 4"
+    extra = cat.rules["second_story"]
+    assert (extra["padlocks"], extra["tokens"], extra["pathways"]) == (12, 12, 1)
+    assert extra["shelf_potions"] + extra["board_potions"] == 17
+    assert len(second_story.SHELF) == extra["shelf_potions"]
 
 
 def test_special_rooms_are_in_the_catalogue():

@@ -1,0 +1,219 @@
+"""The 2nd Story expansion, switched on by `Options.second_story` (Rulebook: The 2nd Story
+Expansion): its components, stairs and padlocks, and each new room's effect.
+
+The standard modules ask this one at the few points where the expansion changes a rule:
+which tiles and cards are in play, how a new tile is levelled, rotated and padlocked,
+where a room's safe is filled from, the 5-Door Room's Trapdoor and the Laboratory's
+potions. Without the option every answer is the standard game's.
+"""
+
+from __future__ import annotations
+
+from parlour.engine.rng import state_rng
+from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
+from parlour.games.murdercastle.catalogue import Room, catalogue
+from parlour.games.murdercastle.cubes import fill_from_bag, move
+from parlour.games.murdercastle.stack import Out, pop, public
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+UPPER = 1
+#: The 5-Door Room's Trapdoor always lands in Basement #3.
+FIVE_DOOR_LANDING = place_of(3)
+SHELF = (pb.POTION_TONIC, pb.POTION_H2O, pb.POTION_H2O, pb.POTION_SNAKE_OIL, pb.POTION_POISON)
+
+
+def on(state: pb.State) -> bool:
+    """Whether the match plays The 2nd Story."""
+    return state.options.second_story
+
+
+def pile(options: pb.Options) -> list[int]:
+    """Room tiles and Brick Walls shuffled into the pile (the new ones mixed in)."""
+    cat = catalogue()
+    tiles = list(cat.pile) + [w for w in cat.brick_walls
+                              if w != cat.jonah_brick_wall and w not in cat.second_story_pile]
+    if options.second_story:
+        tiles += list(cat.second_story_pile)
+    return tiles
+
+
+def movement(options: pb.Options) -> list[int]:
+    """The Holmes' Movement cards in play (the 9 new ones shuffled in)."""
+    cat = catalogue()
+    return sorted(i for i in cat.movement
+                  if options.second_story or i not in cat.second_story_movement)
+
+
+def tiles(options: pb.Options) -> frozenset[int]:
+    """Every tile of the match: rooms and Brick Walls."""
+    cat = catalogue()
+    found = (set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile)
+    if options.second_story:
+        found |= set(cat.second_story_pile)
+    return frozenset(found)
+
+
+def pathway_tokens(state: pb.State) -> int:
+    """Hidden Bookcase Pathway tokens: 2, and a 3rd with The 2nd Story."""
+    rules = catalogue().rules
+    return rules["pathway_tokens"] + (rules["second_story"]["pathways"] if on(state) else 0)
+
+
+# -- placing a tile ----------------------------------------------------------------
+def is_second_story(tile: int) -> bool:
+    """Whether a tile is one of The 2nd Story's rooms."""
+    return tile in catalogue().second_story_pile
+
+
+def stairs_must_face(origin: pb.PlacedTile, room: Room) -> bool:
+    """A 2nd Story room's stairs must meet the explored doorway, unless it is explored from
+    another 2nd Story room ("you do have the option to rotate the Room Tile in any
+    direction")."""
+    return room.stairs >= 0 and not is_second_story(origin.tile)
+
+
+def levels(state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
+    """Levels the new tile may take: a 2nd Story room is upstairs; another room takes the
+    level of the room explored from, or any level from the Dumbwaiter."""
+    if is_second_story(tile):
+        return [UPPER]
+    if on(state) and catalogue().rooms[origin.tile].special == "dumbwaiter":
+        return [-1, 0, UPPER]
+    return [story(origin.level)]
+
+
+def finish_placing(state: pb.State, placed: pb.PlacedTile) -> None:
+    """Padlock every doorway of the new tile that meets a door on another story."""
+    if not on(state):
+        return
+    castle = Castle(state)
+    room = castle.rooms[placed.tile]
+    for printed in room.doors:
+        side = (printed + placed.rotation) % 4
+        other = castle.neighbour_tile(place_of(placed.tile), side)
+        if other is None or other.tile not in castle.rooms or side in placed.padlocked:
+            continue
+        facing = opposite(side)
+        if (facing - other.rotation) % 4 not in castle.rooms[other.tile].doors:
+            continue
+        if castle.doorway_to(castle.place_facing(placed, side), side) is None:
+            placed.padlocked.append(side)
+
+
+def fill_on_explore(state: pb.State, seat: int, place: int, out: Out) -> int | None:
+    """A new room's own way of filling its safe: the Secret Room draws 4 random cubes from the
+    bag, the Dumbwaiter holds none; `None` for the standard fill, else the gondola (1 +
+    index) to choose from (the Waiting Room: the previous one), 0 for nothing to choose."""
+    special = catalogue().rooms[tile_of(place)].special
+    if special == "secret_room":
+        safe = Castle(state).safe(place)
+        with state_rng(state) as rng:
+            drawn = fill_from_bag(state.bag, safe, Castle(state).capacity(place), rng)
+        for colour, n in enumerate(drawn.counts, start=1):
+            for _ in range(n):
+                out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=place,
+                                                              colour=colour, source="bag"))))
+        return 0
+    if special == "waiting_room":
+        return previous_gondola(state) + 1
+    return None
+
+
+def previous_gondola(state: pb.State) -> int:
+    """The gondola before the one at the unloading zone."""
+    return (state.unloading - 1) % len(state.gondolas)
+
+
+def fill_source(state: pb.State, place: int) -> int:
+    """The gondola (1 + index; 0: the unloading one) a fill of this room takes from: the
+    Waiting Room always uses the previous gondola (Destined for Success too)."""
+    if catalogue().rooms[tile_of(place)].special == "waiting_room":
+        return previous_gondola(state) + 1
+    return 0
+
+
+# -- the 5-Door Room -----------------------------------------------------------------
+def built_in_trapdoor(state: pb.State, place: int) -> int | None:
+    """The 5-Door Room's permanent Trapdoor: where a collector there falls (Basement #3)."""
+    if catalogue().rooms[tile_of(place)].special == "five_door":
+        return FIVE_DOOR_LANDING
+    return None
+
+
+# -- the Laboratory ------------------------------------------------------------------
+def new_shelf(state: pb.State) -> None:
+    """Place the 5 shelf potions face down in random order."""
+    del state.shelf[:]
+    state.shelf.extend(SHELF)
+    with state_rng(state) as rng:
+        rng.shuffle(state.shelf)
+
+
+def potion_blocked(state: pb.State, seat: int) -> bool:
+    """No collecting in the Laboratory while a Tonic or Poison token is on your board."""
+    player = state.players[seat]
+    return (catalogue().rooms[tile_of(player.place)].special == "laboratory"
+            and (player.tonic or player.poison))
+
+
+def spots(state: pb.State) -> list[int]:
+    """Shelf spots still holding a face-down potion."""
+    return [i for i, p in enumerate(state.shelf) if p != pb.POTION_UNSPECIFIED]
+
+
+def pick_potion(state: pb.State, frame: pb.Frame, spot: int, out: Out) -> None:
+    """Turn over a potion for the next cube collected in the Laboratory."""
+    seat = frame.seat
+    potion = state.shelf[spot]
+    state.shelf[spot] = pb.POTION_UNSPECIFIED
+    state.potions_drawn.append(potion)
+    out.append(public(pb.Event(potion=pb.PotionDrawn(seat=seat, spot=spot, potion=potion))))
+    cube = frame.colours[len(frame.colours) - frame.count]
+    frame.count -= 1
+    player = state.players[seat]
+    if potion == pb.POTION_SNAKE_OIL and player.board.counts[cube - 1]:
+        move(player.board, state.bag, cube)
+        out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, colour=cube,
+                                                      source="snake oil"))))
+    elif potion == pb.POTION_TONIC:
+        frame.tonic = True
+    elif potion == pb.POTION_POISON:
+        frame.poison = True
+    if frame.count and spots(state):
+        return
+    pop(state)
+    if frame.tonic and frame.poison:
+        return  # "These immediately cancel each other out"
+    player.tonic = player.tonic or frame.tonic
+    player.poison = player.poison or frame.poison
+
+
+def refill_shelf(state: pb.State, out: Out) -> None:
+    """At the end of the round the drawn potions go back face down (shuffled)."""
+    if not on(state) or not state.potions_drawn:
+        return
+    del state.potions_drawn[:]
+    new_shelf(state)
+    out.append(public(pb.Event(shelf=pb.ShelfRefilled())))
+
+
+def strike_modifier(state: pb.State, seat: int, out: Out) -> int | None:
+    """A Tonic token blocks the strike (None); a Poison token drops one more cube (+1)."""
+    player = state.players[seat]
+    if player.tonic:
+        player.tonic = False
+        out.append(public(pb.Event(spared=pb.Spared(seat=seat, reason="Tonic"))))
+        return None
+    if player.poison:
+        player.poison = False
+        return 1
+    return 0
+
+
+def check(state: pb.State) -> None:
+    """Conservation of the shelf potions."""
+    shelf = [p for p in state.shelf if p] + list(state.potions_drawn)
+    if on(state):
+        assert sorted(shelf) == sorted(SHELF), "potions not conserved"
+    else:
+        assert not shelf, "potions without The 2nd Story"
