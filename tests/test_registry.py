@@ -36,4 +36,5 @@ def test_declared_facts_are_sane():
         assert game.max_actions > 0
         for options, seats in game.test_configurations():
             assert isinstance(options, game.options_type)
-            assert game.min_seats <= seats <= game.max_seats
+            low, high = game.seat_range(options)
+            assert game.min_seats <= low <= seats <= high <= game.max_seats

@@ -214,3 +214,34 @@ async def test_finished_match_request_records_expire(rules, store, match_id):
     assert await store.redis.ttl(keys.state(match_id)) == -1
     replay = await rules.Act(request)
     assert replay.replayed and replay.result.progress == progress
+
+
+async def test_seat_range_depends_on_the_options(store, match_id):
+    """A game may declare seat ranges per options: Murder Castle's Automa takes exactly 1 seat,
+    its other modes 2 to 7; CreateMatch refuses any other count with BAD_SEAT_COUNT (issue 14:
+    seat ranges depend on the mode)."""
+    from parlour.games.murdercastle.v1 import murdercastle_pb2 as mc
+
+    castle = get_game("murdercastle")
+    server, port, _health, watcher = await rules_server.start(castle, store)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    stub = pb_grpc.RulesServiceStub(channel)
+    try:
+        info = (await stub.DescribeGame(pb.DescribeGameRequest())).game
+        assert (info.min_seats, info.max_seats) == (1, 7)
+        solo = pack(mc.Options(automa=mc.AUTOMA_LEVEL_BEGINNER))
+        created = await stub.CreateMatch(
+            pb.CreateMatchRequest(match_id=match_id, seats=1, seed=1, options=solo))
+        assert [d.seat for d in created.progress.pending] == [0]
+        for seats, options in ((1, None), (2, solo)):
+            request = pb.CreateMatchRequest(match_id=match_id + f"-{seats}", seats=seats, seed=1)
+            if options is not None:
+                request.options.CopyFrom(options)
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stub.CreateMatch(request)
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert reason(refused.value) == "BAD_SEAT_COUNT"
+    finally:
+        watcher.cancel()
+        await channel.close()
+        await server.stop(None)

@@ -11,17 +11,22 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 
-#: Matches the demo plays with options other than the defaults.
-DEMO_OPTIONS = {"murdercastle": murdercastle_pb2.Options(second_story=True)}
+#: Matches the demo plays instead of one with the defaults: (mode, options, seats or 0).
+DEMO_MATCHES = {"murdercastle": [
+    (" (The 2nd Story)", murdercastle_pb2.Options(second_story=True), 0),
+    (" (Automa, Intermediate)",
+     murdercastle_pb2.Options(automa=murdercastle_pb2.AUTOMA_LEVEL_INTERMEDIATE), 1),
+]}
 
 
 async def play_all(address: str, games: list[str], seed: int, lines: int) -> int:
     failures = 0
     async with GatewayClient(address) as client:
         served = {g.name.removeprefix("games/"): g.info for g in await client.games()}
-        for name in games:
+        matches = [(n, *m) for n in games for m in DEMO_MATCHES.get(n, [("", None, 0)])]
+        for name, mode, options, wanted in matches:
             info = served[name]
-            seats = min(max(info.min_seats, 3), info.max_seats)
+            seats = wanted or min(max(info.min_seats, 3), info.max_seats)
             shown = 0
 
             def on_event(event, match, name=name) -> None:
@@ -31,10 +36,8 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
                     who = match.seats[event.actor].display_name if event.actor >= 0 else "-"
                     print(f"  #{event.sequence:<5} {who:>8}  {event.text}")
 
-            mode = " (The 2nd Story)" if name in DEMO_OPTIONS else ""
             print(f"\n=== {info.display_name}{mode}: {seats} bots, seed {seed} ===")
             started = time.perf_counter()
-            options = DEMO_OPTIONS.get(name)
             report = await play_random_match(client, name, seats, seed, on_event,
                                              options=options)
             elapsed = time.perf_counter() - started
@@ -45,6 +48,7 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
                 f"{s.display_name}={outcome.scores[s.seat]}" for s in report.match.seats
             )
             winners = ", ".join(report.match.seats[w].display_name for w in outcome.winners)
+            winners = winners or "none"
             print(f"  final scores: {scores}")
             print(f"  winner(s): {winners}" + (f" — {outcome.summary}" if outcome.summary else ""))
             print(

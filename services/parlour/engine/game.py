@@ -105,6 +105,11 @@ class Game(abc.ABC):
     def new_state(self, options: Message, seats: int, seed: int) -> Message:
         """The state after setup; raises InvalidOptions for a bad seat count or option."""
 
+    def seat_range(self, options: Message) -> tuple[int, int]:
+        """The seat counts a match with these options takes (a mode may narrow the game's
+        `min_seats`..`max_seats`, which covers every mode)."""
+        return self.min_seats, self.max_seats
+
     def seat_count(self, state: Message) -> int:
         """How many seats the match has."""
         return int(state.seats)

@@ -119,6 +119,12 @@ class RulesCore:
             if request.options.type_url
             else g.default_options(request.seats)
         )
+        low, high = g.seat_range(options)
+        if not low <= request.seats <= high:
+            raise invalid_argument(
+                "seats", f"{g.display_name} with these options takes {low} to {high} seats",
+                "BAD_SEAT_COUNT",
+            )
         try:
             state = g.new_state(options, request.seats, request.seed)
         except InvalidOptions as error:

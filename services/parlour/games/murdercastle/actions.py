@@ -15,6 +15,7 @@ from parlour.games.murdercastle.cubes import (
     advance_wheel,
     collectable,
     fill_from_bag,
+    movable,
     move,
     present,
     total,
@@ -32,7 +33,8 @@ def start_action(state: pb.State, seat: int) -> None:
     """Push the ACT frame of a seat for the current Action Tile (Rulebook: Overview)."""
     tile = state.current
     player = state.players[seat]
-    bonus = seat == state.selector and state.holmes != player.place
+    bonus = (seat == state.selector and state.holmes != player.place
+             and not state.options.automa)  # Automa: "The selection bonuses are not used"
     if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
         room = Castle(state).capacity(player.place) - total(Castle(state).safe(player.place))
         count = max(0, room) if bonus else min(1, max(0, room))
@@ -59,7 +61,7 @@ def act_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
         castle = Castle(state)
         if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
             room = castle.capacity(player.place) - total(castle.safe(player.place))
-            colours = present(unloading(state)) if room > 0 else []
+            colours = movable(unloading(state)) if room > 0 else []
             found += [pb.Action(cube=pb.ChooseCube(colour=c)) for c in colours]
             mandatory = bool(colours)
         elif tile == pb.ACTION_TILE_EXPLORE:
@@ -229,7 +231,7 @@ def place_room(state: pb.State, frame: pb.Frame, rotate: pb.Rotate, out: Out) ->
 
 def fill_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     """Colours the filler may take from the gondola."""
-    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in present(source(state, frame))]
+    return [pb.Action(cube=pb.ChooseCube(colour=c)) for c in movable(source(state, frame))]
 
 
 def fill(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
@@ -243,13 +245,13 @@ def fill(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
 def fill_forced(state: pb.State, frame: pb.Frame, out: Out) -> bool:
     """Fill without asking when every choice leads to the same safe."""
     gondola = source(state, frame)
-    colours = present(gondola)
+    colours = movable(gondola)
     if len(colours) > 1 and frame.count < total(gondola):
         return False
     depth = len(state.frames)
     while len(state.frames) == depth and colours:
         fill(state, frame, colours[0], out)
-        colours = present(gondola)
+        colours = movable(gondola)
     return True
 
 

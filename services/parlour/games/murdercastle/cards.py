@@ -4,6 +4,8 @@ Draw an Event Card; Event Card Overview)."""
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
+from parlour.games.murdercastle import automa
+from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.catalogue import EventKind, catalogue
 from parlour.games.murdercastle.defence import DEFENCES, gasping
 from parlour.games.murdercastle.effects import EFFECTS
@@ -31,6 +33,9 @@ def draw(state: pb.State, seat: int, out: Out) -> None:
     if not state.event_deck:
         return
     card = state.event_deck.pop()
+    if automa.on(state) and kind_of(card).kind == "trapdoor":
+        _automa_trapdoor(state, seat, card, out)
+        return
     if kind_of(card).keep:
         player = state.players[seat]
         player.keep.append(card)
@@ -43,6 +48,16 @@ def draw(state: pb.State, seat: int, out: Out) -> None:
     state.event_discard.append(card)
     out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card))))
     push(state, pb.FRAME_KIND_EFFECT, seat, card=card, source=seat)
+
+
+def _automa_trapdoor(state: pb.State, seat: int, card: int, out: Out) -> None:
+    """Automa: the Trapdoor "automatically sends you to Basement #3"; only Player Dexterity or
+    Disarm a Trapdoor prevent the fall."""
+    out.append(public(pb.Event(drawn=pb.EventDrawn(seat=seat, card=card))))
+    state.event_discard.append(card)
+    out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card))))
+    if state.players[seat].place != place_of(3):
+        push(state, pb.FRAME_KIND_FALL, seat, place=place_of(3), card=card)
 
 
 # -- when cards may be played ------------------------------------------------------

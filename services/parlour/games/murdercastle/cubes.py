@@ -11,6 +11,7 @@ _NEEDED = {
     False: catalogue().rules["needed_without_pillar"],
 }
 COLOURS = (pb.COLOUR_BLUE, pb.COLOUR_WHITE, pb.COLOUR_GREEN, pb.COLOUR_RED, pb.COLOUR_YELLOW)
+FAKE = pb.COLOUR_FAKE
 
 
 def empty() -> pb.Cubes:
@@ -19,24 +20,35 @@ def empty() -> pb.Cubes:
 
 
 def total(cubes: pb.Cubes) -> int:
-    """How many cubes."""
-    return sum(cubes.counts)
+    """How many cubes (Fake Evidence included)."""
+    return sum(cubes.counts) + cubes.fake
 
 
 def present(cubes: pb.Cubes) -> list[int]:
-    """The colours present (enum values)."""
+    """The evidence colours present (enum values; never Fake Evidence)."""
     return [c for c in COLOURS if cubes.counts[c - 1]]
 
 
+def movable(cubes: pb.Cubes) -> list[int]:
+    """The colours present, Fake Evidence too (a fill must move it as well)."""
+    return present(cubes) + ([FAKE] if cubes.fake else [])
+
+
 def move(src: pb.Cubes, dst: pb.Cubes, colour: int, n: int = 1) -> None:
-    """Move n cubes of a colour."""
+    """Move n cubes of a colour (or Fake Evidence)."""
+    if colour == FAKE:
+        assert src.fake >= n, "moving fake cubes that are not there"
+        src.fake -= n
+        dst.fake += n
+        return
     assert src.counts[colour - 1] >= n, "moving cubes that are not there"
     src.counts[colour - 1] -= n
     dst.counts[colour - 1] += n
 
 
 def draw(bag: pb.Cubes, rng: Rng) -> int:
-    """Remove a random cube from the bag and return its colour (0 if the bag is empty)."""
+    """Remove a random cube from the bag and return its colour (FAKE for Fake Evidence, 0 if
+    the bag is empty)."""
     left = total(bag)
     if not left:
         return 0
@@ -46,7 +58,8 @@ def draw(bag: pb.Cubes, rng: Rng) -> int:
         if pick < 0:
             bag.counts[colour - 1] -= 1
             return colour
-    raise AssertionError("unreachable")
+    bag.fake -= 1
+    return FAKE
 
 
 def fill_from_bag(bag: pb.Cubes, target: pb.Cubes, n: int, rng: Rng) -> pb.Cubes:
@@ -56,6 +69,10 @@ def fill_from_bag(bag: pb.Cubes, target: pb.Cubes, n: int, rng: Rng) -> pb.Cubes
         colour = draw(bag, rng)
         if not colour:
             break
+        if colour == FAKE:
+            target.fake += 1
+            drawn.fake += 1
+            continue
         target.counts[colour - 1] += 1
         drawn.counts[colour - 1] += 1
     return drawn
@@ -80,7 +97,7 @@ def advance_wheel(state: pb.State, rng: Rng) -> pb.WheelTurned:
 
 def needed(state: pb.State) -> int:
     """Cubes of each type a player must collect (4 with the Pillar, 5 without)."""
-    if state.options.extended or state.seats == 2:
+    if state.options.extended or state.seats == 2 or state.options.automa:
         return _NEEDED[False]
     return _NEEDED[True]
 
@@ -97,4 +114,6 @@ def complete(state: pb.State, board: pb.Cubes) -> bool:
 
 def colour_name(colour: int) -> str:
     """The colour's name."""
+    if colour == FAKE:
+        return "Fake Evidence"
     return catalogue().rules["colours"][colour - 1] if colour else "no colour"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import holmes, second_story
+from parlour.games.murdercastle import automa, holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.cubes import collectable, move, present, total, unloading
+from parlour.games.murdercastle.cubes import FAKE, collectable, move, present, total, unloading
 from parlour.games.murdercastle.cubes import draw as draw_cube
 from parlour.games.murdercastle.defence import (
     TRAPDOOR_FALL,
@@ -65,6 +65,9 @@ def _lucky_break(state: pb.State, frame: pb.Frame, out: Out) -> None:
         colour = draw_cube(state.bag, rng)
     if not colour:
         return
+    if colour == FAKE:  # "consider it an unlucky break": back into the bag
+        state.bag.fake += 1
+        return
     castle = Castle(state)
     if collectable(state, player.board, colour):
         player.board.counts[colour - 1] += 1
@@ -96,7 +99,7 @@ def _destined(state: pb.State, frame: pb.Frame, out: Out) -> None:
 # Holmes is Alerted (Keep): a movement card, its player choosing
 def _alerted(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
-    holmes.reveal(state, frame.source, False, out)
+    holmes.reveal(state, frame.source, False, out, aimed=False)
 
 
 # Holmes is Alerted (Play Now): Holmes goes to a room its player chooses
@@ -106,6 +109,10 @@ def alert_rooms(state: pb.State) -> list[int]:
 
 
 def _alerted_now(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    if automa.on(state):  # "Holmes will always move to your room if this Event Card is drawn"
+        pop(state)
+        holmes.enter(state, state.players[frame.source].place, NOBODY, out)
+        return
     if frame.count == 0:
         _choose_place(state, frame, alert_rooms(state))
         return
@@ -274,7 +281,8 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if not frame.started:
         frame.started = True
         here = state.players[frame.seat].place
-        category = "room" if second_story.built_in_trapdoor(state, here) is None else "five_door"
+        built_in = second_story.built_in_trapdoor(state, here) is not None
+        category = "five_door" if built_in or frame.card else "room"
         if may_be_asked(state, frame.seat, category):
             push(state, pb.FRAME_KIND_DEFEND, frame.seat, card=TRAPDOOR_FALL, source=frame.seat,
                  tile=category_code(category))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from parlour.engine.game import IllegalAction
 from parlour.games.murdercastle import (
     actions,
+    automa,
     cards,
     characters,
     defence,
@@ -150,7 +151,12 @@ def _may_play(state: pb.State, seat: int) -> bool:
 
 
 def _won(state: pb.State, out: Out) -> bool:
-    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning)."""
+    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning); in
+    Automa Holmes wins once the board holds all 5 Holmes Strikes!."""
+    if automa.holmes_wins(state):
+        state.holmes_won = True
+        _finish(state, (), "Holmes won: the Evidence Board holds all 5 Holmes Strikes!", out)
+        return True
     home = place_of(PHARMACY)
     need = needed(state)
     if not any(p.place == home and min(p.board.counts) >= need for p in state.players):
@@ -206,7 +212,11 @@ def _drive(state: pb.State, out: Out) -> None:
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
-    """Black Closet draws, then the Skeleton Key passes clockwise."""
+    """The Automa card, Black Closet draws, then the Skeleton Key passes clockwise."""
+    if automa.on(state) and not frame.bonus:
+        frame.bonus = True  # after the movement card and any rampage (Rulebook: Automa Gameplay)
+        automa.reveal(state, out)
+        return
     if not frame.started:
         frame.started = True
         frame.seats.extend(s for s in key_order(state)
@@ -482,4 +492,5 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_EFFECT: _step_effect,
     pb.FRAME_KIND_FALL: effects.step_fall,
     pb.FRAME_KIND_END_ROUND: _end_round,
+    pb.FRAME_KIND_AUTOMA: automa.step,
 }

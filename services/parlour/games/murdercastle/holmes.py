@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import second_story
+from parlour.games.murdercastle import automa, second_story
 from parlour.games.murdercastle.board import Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
@@ -63,8 +63,10 @@ def decider(state: pb.State, revealer: int) -> int:
     return revealer
 
 
-def reveal(state: pb.State, seat: int, escape: bool, out: Out) -> None:
-    """Reveal a movement card and move Holmes (Rulebook: Move Holmes)."""
+def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = True) -> None:
+    """Reveal a movement card and move Holmes (Rulebook: Move Holmes); in Automa he goes to
+    the player's room or the listed room closest to it, unless the card was played to move
+    him (`aimed` False: Holmes is Alerted (Keep))."""
     partnered = [s for s in key_order(state) if state.players[s].partnered]
     if partnered:
         push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
@@ -77,6 +79,8 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out) -> None:
              escape_ready=escape, source=seat)
         return
     options = destinations(state, card.rooms)
+    if aimed and automa.on(state):
+        options = automa.targets(state, options)
     if len(options) > 1:
         push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, seat), places=options,
              escape_ready=escape, source=seat)
@@ -135,7 +139,7 @@ def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
     push(state, pb.FRAME_KIND_ENCOUNTER, NOBODY, seats=there, place=place)
     if catalogue().rooms[tile_of(place)].special == "whitechapel":
         push(state, pb.FRAME_KIND_HIDE, NOBODY, seats=there, place=place)
-    if not _drawing(state):
+    if not _drawing(state) and not automa.on(state):  # Automa: not "to evade Holmes"
         push(state, pb.FRAME_KIND_EVENT_WINDOW, there[0], seats=there, place=place)
     in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)
     for seat in reversed(there):

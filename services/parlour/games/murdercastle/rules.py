@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import flow, second_story, views
+from parlour.games.murdercastle import automa, flow, second_story, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
@@ -17,8 +17,9 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 TEST_ROUNDS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1}
 #: The same for The 2nd Story (shorter: the full-length games are in tests/test_playouts.py).
 SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
+#: The same for Automa, at every difficulty.
+AUTOMA_ROUNDS = 4
 CUBES = [catalogue().rules["cubes_per_colour"]] * len(COLOURS)
-EVENTS = frozenset(catalogue().events)
 DECISION_NAMES = {
     value: name.removeprefix("FRAME_KIND_").lower() for name, value in pb.FrameKind.items()
 }
@@ -29,7 +30,7 @@ class MurderCastle(Game):
 
     name = "murdercastle"
     display_name = "Crimes in History: H. H. Holmes' Murder Castle"
-    min_seats = MIN_SEATS
+    min_seats = 1
     max_seats = MAX_SEATS
     options_type = pb.Options
     state_type = pb.State
@@ -40,6 +41,10 @@ class MurderCastle(Game):
 
     def default_options(self, seats: int) -> pb.Options:
         return pb.Options()
+
+    def seat_range(self, options: pb.Options) -> tuple[int, int]:
+        """Automa takes 1 seat, every other mode 2 to 7."""
+        return (1, 1) if options.automa else (MIN_SEATS, MAX_SEATS)
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
         state = new_state(options, seats, seed)
@@ -68,6 +73,9 @@ class MurderCastle(Game):
         if state.winner:
             winners: tuple[int, ...] = (state.winner - 1,)
             summary = f"seat {state.winner - 1} escaped the castle with all the evidence"
+        elif state.holmes_won:
+            winners = ()
+            summary = "Holmes won: the Evidence Board holds all 5 Holmes Strikes!"
         else:
             winners = flow.leaders(state)
             summary = "the castle closed: most evidence collected wins"
@@ -88,13 +96,15 @@ class MurderCastle(Game):
         events = list(state.event_deck) + list(state.event_discard)
         for player in state.players:
             events += player.keep
-        assert len(events) == len(EVENTS) and EVENTS.issuperset(events), "Event Cards lost"
+        every = automa.event_cards(state.options)
+        assert sorted(events) == every, "Event Cards lost"
         assert len(set(events)) == len(events), "an Event Card twice"
         movement = set(state.holmes_deck) | set(state.holmes_discard)
         cards = set(second_story.movement(state.options))
         assert movement == cards, "Holmes' Movement cards not conserved"
         assert len(state.holmes_deck) + len(state.holmes_discard) == len(cards)
         second_story.check(state)
+        automa.check(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)
@@ -105,6 +115,8 @@ class MurderCastle(Game):
         configs.append((pb.Options(extended=True, round_limit=TEST_ROUNDS[4]), 4))
         configs += [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
                     for n in range(MIN_SEATS, MAX_SEATS + 1)]
+        configs += [(pb.Options(automa=level, round_limit=AUTOMA_ROUNDS), 1)
+                    for level in automa.LEVELS]
         return configs
 
     def catalogue(self) -> pb.Catalogue:

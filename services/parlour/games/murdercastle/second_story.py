@@ -12,7 +12,7 @@ from __future__ import annotations
 from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
-from parlour.games.murdercastle.cubes import fill_from_bag, move
+from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
 from parlour.games.murdercastle.stack import Out, pop, public
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -23,16 +23,21 @@ SHELF = (pb.POTION_TONIC, pb.POTION_H2O, pb.POTION_H2O, pb.POTION_SNAKE_OIL, pb.
 
 
 def on(state: pb.State) -> bool:
-    """Whether the match plays The 2nd Story."""
-    return state.options.second_story
+    """Whether the match plays The 2nd Story (Automa includes it)."""
+    return playing(state.options)
+
+
+def playing(options: pb.Options) -> bool:
+    """Whether these options play The 2nd Story."""
+    return options.second_story or bool(options.automa)
 
 
 def pile(options: pb.Options) -> list[int]:
     """Room tiles and Brick Walls shuffled into the pile (the new ones mixed in)."""
     cat = catalogue()
-    tiles = list(cat.pile) + [w for w in cat.brick_walls
-                              if w != cat.jonah_brick_wall and w not in cat.second_story_pile]
-    if options.second_story:
+    tiles = list(cat.pile) + [w for w in cat.brick_walls if w not in cat.second_story_pile
+                              and (w != cat.jonah_brick_wall or options.automa)]
+    if playing(options):
         tiles += list(cat.second_story_pile)
     return tiles
 
@@ -41,14 +46,14 @@ def movement(options: pb.Options) -> list[int]:
     """The Holmes' Movement cards in play (the 9 new ones shuffled in)."""
     cat = catalogue()
     return sorted(i for i in cat.movement
-                  if options.second_story or i not in cat.second_story_movement)
+                  if playing(options) or i not in cat.second_story_movement)
 
 
 def tiles(options: pb.Options) -> frozenset[int]:
     """Every tile of the match: rooms and Brick Walls."""
     cat = catalogue()
     found = (set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile)
-    if options.second_story:
+    if playing(options):
         found |= set(cat.second_story_pile)
     return frozenset(found)
 
@@ -109,7 +114,7 @@ def fill_on_explore(state: pb.State, seat: int, place: int, out: Out) -> int | N
         safe = Castle(state).safe(place)
         with state_rng(state) as rng:
             drawn = fill_from_bag(state.bag, safe, Castle(state).capacity(place), rng)
-        for colour, n in enumerate(drawn.counts, start=1):
+        for colour, n in [*enumerate(drawn.counts, start=1), (FAKE, drawn.fake)]:
             for _ in range(n):
                 out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=place,
                                                               colour=colour, source="bag"))))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import second_story
+from parlour.games.murdercastle import automa, second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
@@ -26,18 +26,26 @@ def action_tiles(seats: int) -> list[int]:
 
 
 def selections_per_round(seats: int) -> int:
-    """Action Tiles selected in a round: one each, two each in a 2-player game."""
-    return 4 if seats == 2 else seats
+    """Action Tiles selected in a round: one each, two each in a 2-player or Automa game."""
+    return 2 * seats if seats <= 2 else seats
 
 
 def check_options(options: pb.Options, seats: int) -> list[int]:
     """Validate options and return the character of each seat (empty: deal at random)."""
-    if not MIN_SEATS <= seats <= MAX_SEATS:
+    if options.automa not in automa.LEVELS and options.automa:
+        raise InvalidOptions("automa", f"no Automa difficulty {options.automa}")
+    if options.automa and seats != 1:
+        raise InvalidOptions("seats", f"Automa is played by 1 seat, not {seats}")
+    if not options.automa and not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidOptions("seats", f"Murder Castle takes 2 to 7 seats, not {seats}")
     if options.first_seat >= seats:
         raise InvalidOptions("first_seat",
                              f"seat {options.first_seat} is not in a {seats}-seat match")
     chosen = list(options.characters)
+    if options.automa:
+        if chosen:
+            raise InvalidOptions("characters", "Automa uses no characters")
+        return [pb.CHARACTER_GUEST]
     if chosen:
         if len(chosen) != seats:
             raise InvalidOptions("characters", f"name one character per seat ({seats})")
@@ -84,14 +92,16 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
         for _ in range(rules["gondolas"]):
             fill_from_bag(state.bag, state.gondolas.add(counts=[0] * len(COLOURS)),
                           rules["gondola_size"], rng)
-        if pb.CHARACTER_JONAH not in chosen:
+        if pb.CHARACTER_JONAH not in chosen and not options.automa:
             state.boxed_brick_walls = 1
-        state.event_deck.extend(sorted(cat.events))
+        state.event_deck.extend(automa.event_cards(options))
         rng.shuffle(state.event_deck)
         state.holmes_deck.extend(second_story.movement(options))
         rng.shuffle(state.holmes_deck)
-    if options.second_story:
+    if second_story.playing(options):
         second_story.new_shelf(state)
+    if options.automa:
+        automa.setup(state)
     state.holmes = place_of(HOLMES_START)
     state.key = options.first_seat
     state.tiles_open.extend(action_tiles(seats))

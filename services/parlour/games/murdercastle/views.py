@@ -5,6 +5,7 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
+from parlour.games.murdercastle import automa
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import colour_name, needed
@@ -33,6 +34,12 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         holmes_revealed=state.holmes_revealed,
     )
     out.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
+    out.fake_supply = state.fake_supply
+    out.automa_deck_size = len(state.automa_deck)
+    out.automa_discard.extend(state.automa_discard)
+    out.destruction_deck_size = len(state.destruction_deck)
+    out.destruction_discard.extend(state.destruction_discard)
+    out.holmes_won = state.holmes_won
     out.potions_drawn.extend(state.potions_drawn)
     if seat is not None:
         out.hand.extend(sorted(state.players[seat].keep))
@@ -83,6 +90,8 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         if _picked_secretly(frame, seat) and frame.tile:
             frame.tile = rng.choice(list(other.room_pile))
     rng.shuffle(other.holmes_deck)
+    rng.shuffle(other.automa_deck)
+    rng.shuffle(other.destruction_deck)
     hidden = [s for s in range(state.seats) if s != seat]
     pool = list(other.event_deck)
     for s in hidden:
@@ -114,6 +123,11 @@ def movement_name(card: int) -> str:
     if move.special:
         return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
     return " / ".join(tile_name(r) for r in move.rooms)
+
+
+def automa_name(card: int) -> str:
+    """An Automa card's name."""
+    return automa.data().cards[card].name
 
 
 def action_tile_name(tile: int) -> str:
@@ -232,6 +246,19 @@ def describe_event(event: pb.Event) -> str:
         return "the potions went back face down on the Laboratory Shelf"
     if kind == "gondola":
         return f"gondola {e.gondola} was refilled"
+    if kind == "automa":
+        return f"Holmes revealed {automa_name(e.card)}"
+    if kind == "destruction":
+        colours = ", ".join(colour_name(c) for c in automa.data().destruction[e.card])
+        return f"Holmes revealed an Evidence Destruction card: {colours}"
+    if kind == "destroyed":
+        return f"Holmes destroyed a {colour_name(e.colour)} cube in {place_name(e.place)}"
+    if kind == "planted":
+        return f"Holmes planted {e.count} Fake Evidence cubes in the Evidence Bag"
+    if kind == "sealed":
+        return "Holmes sealed every Hidden Bookcase Pathway"
+    if kind == "locked":
+        return f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {place_name(e.place)}"
     if kind == "ended":
         return f"game over: winners {list(e.winners)} ({e.reason})"
     return "nothing happened"

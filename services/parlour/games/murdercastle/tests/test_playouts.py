@@ -38,3 +38,16 @@ def test_full_length_games_end_with_an_escape(seats, second_story):
         outcome = GAME.outcome(state)
         assert outcome.winners == (state.winner - 1,)
         assert len(record.actions) < GAME.max_actions
+
+
+@pytest.mark.parametrize("level", [pb.AUTOMA_LEVEL_BEGINNER, pb.AUTOMA_LEVEL_INTERMEDIATE,
+                                   pb.AUTOMA_LEVEL_MENACING])
+def test_full_length_automa_games_end_by_an_escape_or_five_strikes(level):
+    """Automa at every difficulty, played to the end: the solo player escapes or Holmes wins
+    with 5 strikes, an outcome with no winning seat (Rulebook: Automa Winning)."""
+    for seed in range(GAMES * 10):
+        record = play_random(GAME, pb.Options(automa=level), 1, seed, deep=seed % 10 == 0)
+        state = record.final
+        assert state is not None and state.finished
+        assert bool(state.winner) != state.holmes_won
+        assert GAME.outcome(state).winners == ((0,) if state.winner else ())

@@ -1,0 +1,320 @@
+"""Automa, the solo mode, switched on by `Options.automa` (Rulebook: Automa Mode): one seat
+against Holmes, who follows the player room by room and resolves an Automa card each round.
+
+Holmes' steps are automatic; every choice the rulebook gives "you" (ties between rooms,
+which evidence he destroys, which doorway he locks) is a decision of the one seat.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import cache
+
+from parlour.engine.rng import state_rng
+from parlour.games.murdercastle.board import Castle, tile_of
+from parlour.games.murdercastle.catalogue import DATA, catalogue
+from parlour.games.murdercastle.cubes import COLOURS, move, present
+from parlour.games.murdercastle.stack import Out, pop, public, push
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+LEVELS = {pb.AUTOMA_LEVEL_BEGINNER: "beginner", pb.AUTOMA_LEVEL_INTERMEDIATE: "intermediate",
+          pb.AUTOMA_LEVEL_MENACING: "menacing"}
+ORDER = ("beginner", "intermediate", "menacing")
+SOLO = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaCard:
+    """One Holmes' Action Card."""
+
+    kind: str
+    name: str
+    level: str
+    removed_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaData:
+    """The Automa deck, the Evidence Destruction deck and the setup numbers."""
+
+    cards: dict[int, AutomaCard]
+    destruction: dict[int, tuple[int, ...]]
+    raw: dict
+
+
+@cache
+def data() -> AutomaData:
+    """The Automa components, loaded and checked once."""
+    import json
+
+    raw = json.loads((DATA / "automa.json").read_text())
+    cards: dict[int, AutomaCard] = {}
+    for c in raw["cards"]:
+        for _ in range(c["copies"]):
+            cards[len(cards) + 1] = AutomaCard(c["kind"], c["name"], c["level"],
+                                               c.get("removed_at", ""))
+    destruction: dict[int, tuple[int, ...]] = {}
+    for pair in raw["destruction"]["pairs"]:
+        destruction[len(destruction) + 1] = tuple(pair)
+    for _ in range(raw["destruction"]["wilds"]):
+        destruction[len(destruction) + 1] = COLOURS
+    assert len(cards) == 23, "23 Holmes' Action Cards"
+    assert len(destruction) == 15, "15 Evidence Destruction Cards"
+    assert sum(c.level == "holmes" for c in cards.values()) == 3
+    for level in ORDER:
+        assert len(deck_cards(cards, level)) == raw["deck_size"][level], level
+    return AutomaData(cards, destruction, raw)
+
+
+def deck_cards(cards: dict[int, AutomaCard], level: str) -> list[int]:
+    """The Automa deck at a difficulty: the cards of this level and below, less those this
+    level removes (Rulebook: Automa Setup: Holmes' Action Cards / Automa Deck)."""
+    rank = ORDER.index(level)
+    return sorted(i for i, c in cards.items() if c.level in ORDER
+                  and ORDER.index(c.level) <= rank
+                  and not (c.removed_at and ORDER.index(c.removed_at) <= rank))
+
+
+def on(state: pb.State) -> bool:
+    """Whether the match is an Automa game."""
+    return bool(state.options.automa)
+
+
+def level(options: pb.Options) -> str:
+    """The difficulty's name."""
+    return LEVELS[options.automa]
+
+
+def destruction_cards(options: pb.Options) -> list[int]:
+    """The Evidence Destruction deck: the 10 two-colour cards and the difficulty's wilds."""
+    d = data()
+    wilds = d.raw["wilds_in_deck"][level(options)]
+    plain = [i for i, c in d.destruction.items() if len(c) == 2]
+    return plain + [i for i, c in d.destruction.items() if len(c) > 2][:wilds]
+
+
+def event_cards(options: pb.Options) -> list[int]:
+    """The Event Cards in play: all, or only those marked for Automa."""
+    events = catalogue().events
+    if not options.automa:
+        return sorted(events)
+    kinds = set(data().raw["events"])
+    return sorted(i for i, k in events.items() if k.kind in kinds)
+
+
+def setup(state: pb.State) -> None:
+    """Fake Evidence into the bag, the Automa and Destruction decks (Rulebook: Automa Setup)."""
+    d = data()
+    name = level(state.options)
+    fake = d.raw["fake_in_bag"][name]
+    state.bag.fake = fake
+    state.fake_supply = d.raw["fake_cubes"] - fake
+    state.automa_deck.extend(deck_cards(d.cards, name))
+    state.destruction_deck.extend(destruction_cards(state.options))
+    with state_rng(state) as rng:
+        rng.shuffle(state.automa_deck)
+        rng.shuffle(state.destruction_deck)
+
+
+def holmes_wins(state: pb.State) -> bool:
+    """"Holmes wins if your Evidence Board fills up with all 5 Holmes Strikes!"."""
+    return on(state) and state.players[SOLO].strikes >= data().raw["strikes_to_lose"]
+
+
+# -- Holmes moves to you ---------------------------------------------------------------
+def distances(state: pb.State) -> dict[int, int]:
+    """Doorway-path distance from every room to the player's (padlocks and walls respected,
+    stairs, the Dumbwaiter and Hidden Bookcase Pathways used)."""
+    castle = Castle(state)
+    start = state.players[SOLO].place
+    far = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for nxt in castle.neighbours(here):
+            if nxt not in far:
+                far[nxt] = far[here] + 1
+                queue.append(nxt)
+    return far
+
+
+def targets(state: pb.State, rooms: list[int]) -> list[int]:
+    """Where Holmes goes among a card's explored rooms: yours if listed, else the closest by
+    doorway path (ties for the player to choose); The Maze: your side if you are in it."""
+    mine = state.players[SOLO].place
+    if mine in rooms:
+        return [mine]
+    far = distances(state)
+    reachable = [r for r in rooms if r in far]
+    if not reachable:
+        return rooms
+    best = min(far[r] for r in reachable)
+    return [r for r in reachable if far[r] == best]
+
+
+def steps_towards(state: pb.State) -> list[int]:
+    """Rooms one doorway step from Holmes on a shortest path to the player."""
+    far = distances(state)
+    here = state.holmes
+    if here not in far or far[here] == 0:
+        return []
+    return [n for n in Castle(state).neighbours(here) if far.get(n) == far[here] - 1]
+
+
+# -- the Automa deck ---------------------------------------------------------------------
+def reveal(state: pb.State, out: Out) -> None:
+    """Reveal the top Automa card and start resolving it."""
+    if not state.automa_deck:
+        _reshuffle(state.automa_deck, state.automa_discard, state)
+    card = state.automa_deck.pop()
+    state.automa_discard.append(card)
+    out.append(public(pb.Event(automa=pb.AutomaRevealed(card=card))))
+    kind = data().cards[card].kind
+    moves = {"move_1": 1, "move_2": 2, "move_2_lock_2": 2}.get(kind, 0)
+    push(state, pb.FRAME_KIND_AUTOMA, SOLO, card=card, count=moves,
+         target=2 if kind == "move_2_lock_2" else 0)
+
+
+def _reshuffle(deck, discard, state: pb.State) -> None:
+    deck.extend(discard)
+    del discard[:]
+    with state_rng(state) as rng:
+        rng.shuffle(deck)
+
+
+def step(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """The next stage of the Automa card on top of the stack."""
+    STEPS[data().cards[frame.card].kind](state, frame, out)
+
+
+def _seal(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    pop(state)
+    del state.pathways[:]
+    out.append(public(pb.Event(sealed=pb.PathwaysSealed())))
+
+
+def _plant(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    pop(state)
+    n = min(15 if data().cards[frame.card].kind == "plant_15" else 10, state.fake_supply)
+    state.fake_supply -= n
+    state.bag.fake += n
+    out.append(public(pb.Event(planted=pb.FakePlanted(count=n))))
+
+
+def _move(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Move towards the player, one room at a time, never past them; lock on the way."""
+    if frame.target and lock_first(state, out):
+        frame.target -= 1
+        return
+    steps = steps_towards(state) if frame.count else []
+    if not steps:
+        pop(state)
+        return
+    frame.count -= 1
+    push(state, pb.FRAME_KIND_HOLMES_ROOM, SOLO, places=steps, source=SOLO)
+
+
+def lock_first(state: pb.State, out: Out) -> bool:
+    """Padlock the first unexplored doorway (clockwise from north) of Holmes' room."""
+    sides = sorted(Castle(state).explorable(state.holmes))
+    if not sides:
+        return False
+    lock(state, state.holmes, sides[0], out)
+    return True
+
+
+def lock(state: pb.State, place: int, side: int, out: Out) -> None:
+    """Put a Padlock on a doorway."""
+    Castle(state).placed[tile_of(place)].padlocked.append(side)
+    out.append(public(pb.Event(locked=pb.DoorLocked(place=place, side=side))))
+
+
+def _lock_one(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    if not frame.started:
+        frame.started = True
+        sides = Castle(state).explorable(state.holmes)
+        if not sides:
+            pop(state)
+            return
+        push(state, pb.FRAME_KIND_CHOOSE_DOOR, SOLO, place=state.holmes, places=sides)
+        return
+    pop(state)
+    lock(state, state.holmes, frame.side, out)
+
+
+def _destroy_all(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    pop(state)
+    safe = Castle(state).safe(state.holmes)
+    for colour in present(safe):
+        for _ in range(safe.counts[colour - 1]):
+            destroy(state, colour, out)
+
+
+def destroy(state: pb.State, colour: int, out: Out) -> None:
+    """A cube of Holmes' room goes back into the Evidence Bag."""
+    move(Castle(state).safe(state.holmes), state.bag, colour)
+    out.append(public(pb.Event(destroyed=pb.EvidenceDestroyed(place=state.holmes,
+                                                              colour=colour))))
+
+
+def _destroy(state: pb.State, frame: pb.Frame, out: Out) -> None:
+    """Destroy 1 / 2: reveal a Destruction card, destroy matching cubes, the player choosing."""
+    safe = Castle(state).safe(state.holmes)
+    if not frame.started:
+        frame.started = True
+        if not present(safe):
+            pop(state)
+            return
+        if not state.destruction_deck:
+            _reshuffle(state.destruction_deck, state.destruction_discard, state)
+        card = state.destruction_deck.pop()
+        state.destruction_discard.append(card)
+        out.append(public(pb.Event(destruction=pb.DestructionRevealed(card=card))))
+        frame.colours.extend(data().destruction[card])
+        frame.count = 2 if data().cards[frame.card].kind == "destroy_2" else 1
+    elif frame.colour:
+        destroy(state, frame.colour, out)
+        frame.colour = pb.COLOUR_UNSPECIFIED
+        frame.count -= 1
+    matching = [c for c in present(safe) if c in frame.colours]
+    cubes = sum(safe.counts[c - 1] for c in matching)
+    if not frame.count:
+        pop(state)
+        return
+    if cubes <= frame.count:  # no choice: every matching cube goes
+        pop(state)
+        for colour in matching:
+            for _ in range(safe.counts[colour - 1]):
+                destroy(state, colour, out)
+        return
+    push(state, pb.FRAME_KIND_CHOOSE_COLOUR, SOLO, colours=matching)
+
+
+STEPS = {
+    "seal_pathways": _seal,
+    "plant_10": _plant,
+    "plant_15": _plant,
+    "move_1": _move,
+    "move_2": _move,
+    "move_2_lock_2": _move,
+    "destroy_all": _destroy_all,
+    "destroy_1": _destroy,
+    "destroy_2": _destroy,
+    "lock_door": _lock_one,
+}
+
+
+def check(state: pb.State) -> None:
+    """Conservation of Fake Evidence and of the Automa and Destruction decks."""
+    castle = Castle(state)
+    fake = state.fake_supply + state.bag.fake + sum(g.fake for g in state.gondolas)
+    fake += sum(castle.safe(p).fake for p in castle.places())
+    if not on(state):
+        assert fake == 0 and not state.automa_deck and not state.destruction_deck
+        return
+    assert fake == data().raw["fake_cubes"], "Fake Evidence not conserved"
+    deck = sorted([*state.automa_deck, *state.automa_discard])
+    assert deck == deck_cards(data().cards, level(state.options)), "Automa cards not conserved"
+    cards = sorted([*state.destruction_deck, *state.destruction_discard])
+    assert cards == sorted(destruction_cards(state.options)), "Destruction cards lost"
