@@ -233,10 +233,10 @@ async def test_seat_range_depends_on_the_options(store, match_id):
         created = await stub.CreateMatch(
             pb.CreateMatchRequest(match_id=match_id, seats=1, seed=1, options=solo))
         assert [d.seat for d in created.progress.pending] == [0]
-        for seats, options in ((1, None), (2, solo)):
-            request = pb.CreateMatchRequest(match_id=match_id + f"-{seats}", seats=seats, seed=1)
-            if options is not None:
-                request.options.CopyFrom(options)
+        standard = pack(mc.Options(second_story=True))
+        for seats, options in ((1, standard), (2, solo)):
+            request = pb.CreateMatchRequest(match_id=match_id + f"-{seats}", seats=seats, seed=1,
+                                            options=options)
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await stub.CreateMatch(request)
             assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT

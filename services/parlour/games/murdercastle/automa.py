@@ -96,11 +96,14 @@ def destruction_cards(options: pb.Options) -> list[int]:
 
 def event_cards(options: pb.Options) -> list[int]:
     """The Event Cards in play: all, or only those marked for Automa."""
+    return list(_event_cards(bool(options.automa)))
+
+
+@cache
+def _event_cards(solo: bool) -> tuple[int, ...]:
     events = catalogue().events
-    if not options.automa:
-        return sorted(events)
     kinds = set(data().raw["events"])
-    return sorted(i for i, k in events.items() if k.kind in kinds)
+    return tuple(sorted(i for i, k in events.items() if not solo or k.kind in kinds))
 
 
 def setup(state: pb.State) -> None:
@@ -307,9 +310,8 @@ STEPS = {
 
 def check(state: pb.State) -> None:
     """Conservation of Fake Evidence and of the Automa and Destruction decks."""
-    castle = Castle(state)
     fake = state.fake_supply + state.bag.fake + sum(g.fake for g in state.gondolas)
-    fake += sum(castle.safe(p).fake for p in castle.places())
+    fake += sum(safe.fake for tile in state.tiles for safe in tile.safes)
     if not on(state):
         assert fake == 0 and not state.automa_deck and not state.destruction_deck
         return

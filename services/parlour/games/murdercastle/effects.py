@@ -173,6 +173,7 @@ def _pathway(state: pb.State, frame: pb.Frame, out: Out) -> None:
         path = pb.Pathway(a=frame.places[0], b=frame.places[1])
         state.pathways.append(path)
         out.append(public(pb.Event(pathway=pb.PathwayPlaced(pathway=path))))
+        second_story.replace_padlock(state, path.a, path.b)
 
 
 # Trapdoor

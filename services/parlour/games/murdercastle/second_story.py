@@ -9,6 +9,8 @@ potions. Without the option every answer is the standard game's.
 
 from __future__ import annotations
 
+from functools import cache
+
 from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
@@ -44,16 +46,26 @@ def pile(options: pb.Options) -> list[int]:
 
 def movement(options: pb.Options) -> list[int]:
     """The Holmes' Movement cards in play (the 9 new ones shuffled in)."""
+    return list(_movement(playing(options)))
+
+
+@cache
+def _movement(upstairs: bool) -> tuple[int, ...]:
     cat = catalogue()
-    return sorted(i for i in cat.movement
-                  if playing(options) or i not in cat.second_story_movement)
+    return tuple(sorted(i for i in cat.movement
+                        if upstairs or i not in cat.second_story_movement))
 
 
 def tiles(options: pb.Options) -> frozenset[int]:
     """Every tile of the match: rooms and Brick Walls."""
+    return _tiles(playing(options))
+
+
+@cache
+def _tiles(upstairs: bool) -> frozenset[int]:
     cat = catalogue()
     found = (set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile)
-    if playing(options):
+    if upstairs:
         found |= set(cat.second_story_pile)
     return frozenset(found)
 
@@ -135,6 +147,21 @@ def fill_source(state: pb.State, place: int) -> int:
     if catalogue().rooms[tile_of(place)].special == "waiting_room":
         return previous_gondola(state) + 1
     return 0
+
+
+def replace_padlock(state: pb.State, a: int, b: int) -> None:
+    """A Hidden Bookcase Pathway across a padlocked doorway replaces and removes its Padlock
+    (it always has a room on the other side) (Rulebook: Automa and Play as Holmes
+    clarifications: Hidden Bookcase Pathway)."""
+    castle = Castle(state)
+    for side in castle.walls(a):
+        other = castle.neighbour_tile(a, side)
+        if other is None or other.tile != tile_of(b):
+            continue
+        mine = castle.placed[tile_of(a)]
+        for tile, facing in ((mine, side), (other, opposite(side))):
+            if facing in tile.padlocked:
+                tile.padlocked.remove(facing)
 
 
 # -- the 5-Door Room -----------------------------------------------------------------

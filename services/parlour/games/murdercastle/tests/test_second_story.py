@@ -297,3 +297,19 @@ def test_a_third_hidden_bookcase_pathway():
     give(plain, 0, card_of("bookcase_pathway"))
     open_window(plain, key=1)
     assert not any(a.HasField("play") for a in legal(plain, 0))
+
+
+def test_a_pathway_replaces_a_padlock():
+    """A Hidden Bookcase Pathway placed across a padlocked doorway replaces and removes the
+    Padlock (Rulebook: Automa and Play as Holmes Event Card Clarifications: Hidden Bookcase
+    Pathway)."""
+    state = upstairs()
+    add_room(state, LAB, 0, -1, level=1)
+    add_room(state, 12, 1, -1)  # Holmes' Apartment east of the Laboratory, on the ground floor
+    Castle(state).placed[LAB].padlocked.append(1)
+    give(state, 0, card_of("bookcase_pathway"))
+    open_window(state, key=1)
+    play(state, 0, play=pb.PlayEvent(card=card_of("bookcase_pathway")))
+    play(state, 0, place=pb.ChoosePlace(place=place_of(LAB)))  # to the Apartment: the only one
+    assert not Castle(state).placed[LAB].padlocked
+    assert place_of(12) in Castle(state).neighbours(place_of(LAB))
