@@ -132,6 +132,13 @@ class Seat:
         async for item in unbatched(self.client.stub.StreamEvents(request, metadata=self.metadata)):
             yield item
 
+    async def sample_hidden(self, seed: int, count: int) -> gw.SampleHiddenResponse:
+        """States this seat cannot tell from the match, hidden parts dealt afresh."""
+        return await self.client.stub.SampleHidden(
+            gw.SampleHiddenRequest(match=self.match, seed=seed, count=count),
+            metadata=self.metadata,
+        )
+
     async def leave(self) -> gw.Match:
         return (
             await self.client.stub.LeaveMatch(

@@ -350,6 +350,17 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         return await self.act(viewer, request)
 
     @guarded
+    async def SampleHidden(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        ask = rules.SampleHiddenRequest(
+            match_id=viewer.match, seat=viewer.seat, seed=request.seed, count=request.count
+        )
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.SampleHidden(ask, timeout=10)
+        )
+        return gw.SampleHiddenResponse(states=response.states, version=response.version)
+
+    @guarded
     async def LeaveMatch(self, request, context):
         viewer = await self.viewer(request.match, context, seated=True)
         await self.store.leave_seat(viewer.match, viewer.token_hash)

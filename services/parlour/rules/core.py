@@ -12,6 +12,7 @@ from google.protobuf.message import DecodeError, Message
 
 from parlour.engine import runtime
 from parlour.engine.game import Game, IllegalAction, InvalidOptions
+from parlour.engine.sampling import sample_hidden
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules.cache import Cached, StateCache
@@ -21,6 +22,8 @@ from parlour.store.matchstore import CommitConflict, MatchNotFound, MatchStore, 
 FINISHED = "finished"
 #: Bytes of the (seat, action) digest kept in a request record to spot a reused id.
 FINGERPRINT_BYTES = 16
+MAX_SAMPLES = 64
+SEED_MASK = (1 << 64) - 1
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -176,6 +179,20 @@ class RulesCore:
             labels=[self.game.describe_action(a) for a in actions],
             progress=self.progress(entry.state, entry.version, entry.last_sequence),
         )
+
+    async def sample_hidden(
+        self, match: str, seat: int, seed: int, count: int
+    ) -> tuple[list[any_pb2.Any], int]:
+        """States `seat` cannot tell from the match, hidden parts dealt afresh, and the version."""
+        if not 1 <= count <= MAX_SAMPLES:
+            raise invalid_argument("count", f"count must be 1 to {MAX_SAMPLES}", "BAD_SAMPLE_COUNT")
+        entry = await self.current(match)
+        self.check_seat(entry.state, seat)
+        states = [
+            pack(sample_hidden(self.game, entry.state, seat, (seed + i) & SEED_MASK))
+            for i in range(count)
+        ]
+        return states, entry.version
 
     # -- act ------------------------------------------------------------------
     async def act(self, request: pb.ActRequest) -> pb.ActResponse:

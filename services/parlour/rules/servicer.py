@@ -36,6 +36,13 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         return await self.core.list_actions(request.match_id, request.seat)
 
     @guarded
+    async def SampleHidden(self, request, context):
+        states, version = await self.core.sample_hidden(
+            request.match_id, request.seat, request.seed, request.count
+        )
+        return pb.SampleHiddenResponse(states=states, version=version)
+
+    @guarded
     async def Act(self, request, context):
         return await self.core.act(request)
 

@@ -1,0 +1,137 @@
+"""A bot in a seat, playing through the public API like any client.
+
+It holds its seat token and nothing else: it reads its View and its legal actions, waits on
+its own event stream when it owes nothing, and (IS-MCTS) asks the gateway's SampleHidden
+for states it cannot tell from the match, never for the match itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.message import Message
+
+from parlour.client.client import GatewayClient, Seat
+from parlour.client.strategies import Turn, make_strategy
+from parlour.engine.game import Game
+from parlour.engine.registry import get_game
+from parlour.engine.rng import Rng
+from parlour.rules.v1 import rules_pb2
+
+#: Refusals that mean "the match moved on meanwhile": look again.
+STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
+MAX_SAMPLES = 64
+
+
+def unpack(packed: any_pb2.Any, message_type: type[Message]) -> Message:
+    message = message_type()
+    if not packed.Unpack(message):
+        raise ValueError(f"expected {message_type.DESCRIPTOR.full_name}, got {packed.type_url}")
+    return message
+
+
+class RemoteSamples:
+    """The samples fetched for one decision, handed to the search one by one."""
+
+    def __init__(self, game: Game, states: list[any_pb2.Any]) -> None:
+        self._states = [unpack(s, game.state_type) for s in states]
+        self._next = 0
+
+    def __call__(self, seed: int) -> Message:
+        state = self._states[self._next % len(self._states)]
+        self._next += 1
+        clone = type(state)()
+        clone.CopyFrom(state)
+        return clone
+
+
+async def fetch_samples(seat: Seat, game: Game, rng: Rng, count: int, version: int):
+    """`count` samples at `version`, or None when the match moved on meanwhile."""
+    states: list[any_pb2.Any] = []
+    while len(states) < count:
+        response = await seat.sample_hidden(rng.next64(), min(MAX_SAMPLES, count - len(states)))
+        if response.version != version:
+            return None
+        states.extend(response.states)
+    return RemoteSamples(game, states)
+
+
+async def _next_news(stream: AsyncIterator, after: int) -> None:
+    """Wait until the seat's stream shows anything after sequence `after`."""
+    async for item in stream:
+        if item.HasField("event"):
+            if item.event.sequence > after:
+                return
+        elif item.heartbeat.last_sequence > after:
+            return
+    raise EOFError("the event stream ended")
+
+
+async def choose(seat: Seat, game: Game, strategy: str, rng: Rng, iterations: int,
+                 progress: rules_pb2.MatchProgress, legal: list[Message]) -> Message | None:
+    """The strategy's move among `legal` (None: the match moved on while sampling)."""
+    view = unpack((await seat.view()).view, game.view_type)
+    turn = Turn(game, seat.seat, view, legal)
+    if strategy != "ismcts":
+        return make_strategy(strategy, rng.next64()).choose(turn)
+    sampler = await fetch_samples(seat, game, rng, iterations, progress.version)
+    if sampler is None:
+        return None
+    bot = make_strategy(strategy, rng.next64(), sampler, iterations)
+    return await asyncio.to_thread(bot.choose, turn)
+
+
+async def play_seat(
+    seat: Seat, game: Game, strategy: str, seed: int, iterations: int = 48
+) -> rules_pb2.Outcome:
+    """Play `seat` to the end of the match with a strategy; returns the outcome."""
+    rng = Rng.from_seed(seed)
+    stream = seat.events().__aiter__()
+    try:
+        while True:
+            listed = await seat.actions()
+            progress = listed.progress
+            if progress.HasField("outcome"):
+                return progress.outcome
+            if not listed.actions:
+                await _next_news(stream, progress.last_sequence)
+                continue
+            legal = [unpack(a, game.action_type) for a in listed.actions]
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = await choose(seat, game, strategy, rng, iterations, progress, legal)
+                if action is None:
+                    continue
+            try:
+                await seat.submit(action, expected_version=progress.version)
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in STALE:
+                    raise
+    finally:
+        await stream.aclose()
+
+
+async def run_bots(
+    address: str,
+    match: str,
+    count: int,
+    strategy: str = "ismcts",
+    seed: int = 0,
+    iterations: int = 48,
+    names: list[str] | None = None,
+) -> list[rules_pb2.Outcome]:
+    """Take `count` free seats of a match with bots and play them to the end."""
+    async with GatewayClient(address) as client:
+        info = await client.match(match)
+        game = get_game(info.game)
+        seats = []
+        for i in range(count):
+            name = names[i] if names else f"{strategy}-bot-{i + 1}"
+            seats.append(await client.join(match, name))
+        return await asyncio.gather(
+            *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
+        )

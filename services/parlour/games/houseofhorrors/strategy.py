@@ -1,0 +1,24 @@
+"""Greedy bot heuristic for House of Horrors: the most hourglasses wins, so claim and take
+spoils whenever offered, put characters and items into battles, and end the turn last."""
+
+from __future__ import annotations
+
+from parlour.engine.rng import Rng
+from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
+
+PREFERENCE = (
+    "claim", "take_spoil", "take_room_item", "play_character", "play_item", "declare_battle",
+    "choose_room", "give_spoil", "discard", "end_turn", "decline_claim",
+)
+
+
+def _rank(action: pb.Action) -> int:
+    kind = action.WhichOneof("kind")
+    return -PREFERENCE.index(kind) if kind in PREFERENCE else -len(PREFERENCE)
+
+
+def greedy(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng) -> pb.Action:
+    """The legal action this heuristic prefers (ties broken at random)."""
+    best = max(_rank(a) for a in actions)
+    tied = [a for a in actions if _rank(a) == best]
+    return tied[rng.below(len(tied))]
