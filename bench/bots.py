@@ -1,6 +1,6 @@
 """IS-MCTS against random bots, in-process: win rate per game over seeded matches.
 
-    .venv/bin/python -m bench.bots                  # 200 matches per game, both cores
+    .venv/bin/python -m bench.bots                  # 200 matches per game, both cores (~15 min)
     .venv/bin/python -m bench.bots --matches 40 --games tinycards isayholmes
 
 Each match seats one IS-MCTS bot (seat = match number mod seats) among random bots; the
@@ -23,6 +23,9 @@ from parlour.client.local import play_local
 from parlour.engine.registry import get_game, playable_games
 
 RESULTS = Path(__file__).parent / "results"
+#: Samples per decision, chosen so each game costs about the same (~2 CPU-s per match pair).
+ITERATIONS = {"clashofminds": 8, "houseofhorrors": 16}
+DEFAULT_ITERATIONS = 32
 
 
 def configuration(game_name: str):
@@ -35,9 +38,9 @@ def share(outcome, seat: int) -> float:
     return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
 
 
-def one_pair(job: tuple[str, int, int, int]) -> tuple[float, float]:
+def one_pair(job: tuple[str, int, int]) -> tuple[float, float]:
     """(IS-MCTS bot's share, random bot's share) in the same seat and seed."""
-    game_name, seed, iterations, _ = job
+    game_name, seed, iterations = job
     game = get_game(game_name)
     options, seats = configuration(game_name)
     seat = seed % seats
@@ -50,7 +53,7 @@ def one_pair(job: tuple[str, int, int, int]) -> tuple[float, float]:
 
 def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
     started = time.perf_counter()
-    pairs = pool.map(one_pair, [(game_name, s, iterations, 0) for s in range(matches)])
+    pairs = pool.map(one_pair, [(game_name, s, iterations) for s in range(matches)])
     mcts = [p[0] for p in pairs]
     rand = [p[1] for p in pairs]
     diffs = [a - b for a, b in pairs]
@@ -75,14 +78,16 @@ def main(argv: list[str] | None = None) -> None:
     top = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     top.add_argument("--games", nargs="*", default=[g.name for g in playable_games()])
     top.add_argument("--matches", type=int, default=200)
-    top.add_argument("--iterations", type=int, default=48, help="IS-MCTS samples per decision")
+    top.add_argument("--iterations", type=int, help="IS-MCTS samples per decision (default: "
+                     f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})")
     top.add_argument("--jobs", type=int, default=2)
     args = top.parse_args(argv)
     rows = []
     print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s")
     with multiprocessing.Pool(args.jobs) as pool:
         for name in args.games:
-            row = run_game(pool, name, args.matches, args.iterations)
+            iterations = args.iterations or ITERATIONS.get(name, DEFAULT_ITERATIONS)
+            row = run_game(pool, name, args.matches, iterations)
             rows.append(row)
             low, high = row["difference_95"]
             print(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
+
 import grpc
 import pytest
 
@@ -9,6 +12,8 @@ from parlour.client import GatewayClient
 from parlour.client.seatbot import run_bots
 from parlour.engine import runtime
 from parlour.engine.registry import get_game
+from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
+from parlour.gateway.v1 import gateway_pb2 as gw
 from stack import running_stack
 
 
@@ -35,9 +40,7 @@ async def test_bots_fill_every_seat_and_finish_the_match(gateway, strategy):
 async def test_ismcts_bots_play_a_hidden_information_game(gateway):
     """Issue 12 item 1: IS-MCTS bots finish I Say, Holmes! through SampleHidden."""
     async with GatewayClient(gateway) as client:
-        from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
-
-        match = await client.create_match("isayholmes", 3, seed=4, options=pb.Options(rounds=1))
+        match = await client.create_match("isayholmes", 3, seed=4, options=isay.Options(rounds=1))
         await run_bots(gateway, match.name, 3, "ismcts", seed=1, iterations=4)
         assert (await client.match(match.name)).progress.HasField("outcome")
 
@@ -60,8 +63,21 @@ async def test_sample_hidden_answers_only_a_seat_and_keeps_its_view(gateway):
             await seat.sample_hidden(seed=5, count=65)
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "BAD_SAMPLE_COUNT" in str(refused.value.trailing_metadata())
-        from parlour.gateway.v1 import gateway_pb2 as gw
-
         with pytest.raises(grpc.aio.AioRpcError) as spectator:
             await client.stub.SampleHidden(gw.SampleHiddenRequest(match=match.name, count=1))
         assert spectator.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+async def test_parlour_bots_plays_a_match_from_its_own_process(gateway):
+    """Issue 12 item 1: `parlour bots MATCH` takes every free seat and plays the match out."""
+    async with GatewayClient(gateway) as client:
+        match = await client.create_match("tinycards", 2, seed=8)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "parlour.cli", "bots", match.name, "--gateway", gateway,
+            "--strategy", "greedy", stdout=asyncio.subprocess.PIPE,
+        )
+        out, _ = await proc.communicate()
+        final = await client.match(match.name)
+    assert proc.returncode == 0
+    assert final.status == gw.MATCH_STATUS_FINISHED
+    assert f"scores {list(final.progress.outcome.scores)}" in out.decode()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import time
 
+from parlour.client.strategies import STRATEGIES
 from parlour.engine.registry import get_game, playable_games
 
 
@@ -59,6 +61,28 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(report.summary())
 
 
+def gateway_address(args: argparse.Namespace) -> str:
+    """--gateway, else PARLOUR_GATEWAY; exits with a message when neither is given."""
+    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
+    if not address:
+        sys.exit("parlour: give --gateway HOST:PORT or set PARLOUR_GATEWAY (`parlour up` shows it)")
+    return address
+
+
+def cmd_bots(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from parlour.client.seatbot import fill_free_seats
+
+    outcome = asyncio.run(
+        fill_free_seats(
+            gateway_address(args), args.match, args.count, args.strategy, args.seed,
+            args.iterations,
+        )
+    )
+    print(f"{args.match}: {outcome.summary or 'finished'}; scores {list(outcome.scores)}")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="parlour", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -71,6 +95,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--lines", type=int, default=25, help="feed lines shown per match")
     p.set_defaults(run=cmd_demo)
+    p = sub.add_parser("bots", help="fill a match's free seats with bots playing through the API")
+    p.add_argument("match", help="matches/<id>")
+    p.add_argument("--count", type=int, default=0, help="seats to take (default: every free one)")
+    p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
+    p.add_argument("--iterations", type=int, default=48, help="IS-MCTS samples per decision")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.set_defaults(run=cmd_bots)
     p = sub.add_parser("serve-rules", help="serve one game's rules service")
     p.add_argument("game")
     p.set_defaults(run=cmd_serve_rules)

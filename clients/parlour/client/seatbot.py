@@ -135,3 +135,13 @@ async def run_bots(
         return await asyncio.gather(
             *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
         )
+
+
+async def fill_free_seats(
+    address: str, match: str, count: int, strategy: str, seed: int, iterations: int
+) -> rules_pb2.Outcome:
+    """Seat bots in `count` (0: all) free seats and play them out; returns the outcome."""
+    async with GatewayClient(address) as client:
+        free = sum(not s.occupied for s in (await client.match(match)).seats)
+    outcomes = await run_bots(address, match, count or free, strategy, seed, iterations)
+    return outcomes[0]
