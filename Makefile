@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen demo up test check lint breaking bench bench-engines clean
+.PHONY: setup gen demo up test check lint breaking bench bench-engines bench-bots web clean
 
 setup: $(STAMP) gen
 
@@ -41,6 +41,14 @@ bench: setup
 
 bench-engines: setup
 	$(BIN)/python -m bench.engines
+
+bench-bots: setup
+	$(BIN)/python -m bench.bots
+
+# The browser client's bundle (clients/web/dist, committed): protobuf-es code and esbuild.
+web: setup
+	cd clients/web && npm ci --no-audit --no-fund
+	$(BIN)/python clients/web/build.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -23,9 +23,9 @@ from parlour.client.local import play_local
 from parlour.engine.registry import get_game, playable_games
 
 RESULTS = Path(__file__).parent / "results"
-#: Samples per decision, chosen so each game costs about the same (~2 CPU-s per match pair).
-ITERATIONS = {"clashofminds": 8, "houseofhorrors": 16}
-DEFAULT_ITERATIONS = 32
+#: Samples per decision, chosen to keep each game under ~2 CPU-s per match pair.
+ITERATIONS = {"clashofminds": 8, "houseofhorrors": 8, "murdercastle": 8}
+DEFAULT_ITERATIONS = 16
 
 
 def configuration(game_name: str):

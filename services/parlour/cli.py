@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -28,10 +30,14 @@ def cmd_up(args: argparse.Namespace) -> None:
     from parlour.launcher import LocalStack
 
     games = args.games or [g.name for g in playable_games()]
-    with LocalStack(games, replicas=args.replicas, quiet=False) as stack:
+    with LocalStack(games, replicas=args.replicas, quiet=False) as stack, web_process(
+        stack.address, args.web_port
+    ) as web:
         print(f"parlour is up: gateway on {stack.address}, Redis at {stack.redis_url}")
         for game, procs in stack.rules.items():
             print(f"  {game}: {', '.join(p.address for p in procs)}")
+        print(f"Play in a browser: {web}")
+        print(f"Play in a terminal: parlour play GAME --bots N --gateway {stack.address}")
         print("Ctrl-C to stop.", flush=True)
         signal.signal(signal.SIGTERM, _interrupt)
         try:
@@ -40,6 +46,22 @@ def cmd_up(args: argparse.Namespace) -> None:
             print("a server exited; stopping", file=sys.stderr)
         except KeyboardInterrupt:
             print("stopping")
+
+
+@contextlib.contextmanager
+def web_process(gateway: str, port: int):
+    """`parlour serve-web` beside the gateway; yields the web client's address."""
+    command = [sys.executable, "-m", "parlour.cli", "serve-web", "--gateway", gateway,
+               "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        if not line.startswith("web client: "):
+            raise RuntimeError("the web server did not start")
+        yield line.removeprefix("web client: ").strip()
+    finally:
+        process.terminate()
+        process.wait()
 
 
 def _interrupt(*_: object) -> None:
@@ -83,12 +105,47 @@ def cmd_bots(args: argparse.Namespace) -> None:
     print(f"{args.match}: {outcome.summary or 'finished'}; scores {list(outcome.scores)}")
 
 
+def cmd_play(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from parlour.client.terminal import play
+
+    if not (args.game or args.join or args.watch):
+        sys.exit("parlour play: name a GAME, or --join MATCH, or --watch MATCH")
+    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
+    stack = contextlib.nullcontext()
+    if not address:
+        if not args.game:
+            gateway_address(args)
+        from parlour.launcher import LocalStack
+
+        print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
+        stack = LocalStack([args.game])
+    with stack as running:
+        address = address or running.address
+        game = get_game(args.game) if args.game else None
+        seats = args.seats or (
+            min(max(game.min_seats, args.bots + 1), game.max_seats) if game else 0
+        )
+        bots = min(args.bots, seats - 1) if game else args.bots
+        asyncio.run(play(address, args.game, seats, bots, args.name, args.strategy,
+                         args.join, args.seat, args.watch))
+
+
+def cmd_serve_web(args: argparse.Namespace) -> None:
+    from parlour.web.server import serve
+
+    serve(gateway_address(args), args.host, args.port,
+          lambda url: print(f"web client: {url}", flush=True))
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="parlour", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("up", help="run Redis, every rules service and a gateway locally")
     p.add_argument("games", nargs="*", help="games to serve (default: every game)")
     p.add_argument("--replicas", type=int, default=1, help="rules replicas per game")
+    p.add_argument("--web-port", type=int, default=8080, help="the web client's port (0: any)")
     p.set_defaults(run=cmd_up)
     p = sub.add_parser("demo", help="play one bot match of every game through the gateway")
     p.add_argument("games", nargs="*")
@@ -103,6 +160,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.set_defaults(run=cmd_bots)
+    p = sub.add_parser("play", help="play a match in the terminal (with bots in free seats)")
+    p.add_argument("game", nargs="?", help="the game to start a match of")
+    p.add_argument("--bots", type=int, default=0, help="bots to seat (their own process)")
+    p.add_argument("--seats", type=int, default=0, help="seats (default: you plus the bots)")
+    p.add_argument("--join", metavar="MATCH", help="take a free seat of an existing match")
+    p.add_argument("--seat", type=int, help="with --join: the seat wanted")
+    p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
+    p.add_argument("--name", default="you", help="your name at the table")
+    p.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="the bots' strategy")
+    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY, else a "
+                   "local stack is started)")
+    p.set_defaults(run=cmd_play)
+    p = sub.add_parser("serve-web", help="serve the browser client and the Connect endpoint")
+    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080, help="HTTP port (0: any free port)")
+    p.set_defaults(run=cmd_serve_web)
     p = sub.add_parser("serve-rules", help="serve one game's rules service")
     p.add_argument("game")
     p.set_defaults(run=cmd_serve_rules)

@@ -68,4 +68,13 @@ def run_demo(games: list[str], seed: int, lines: int) -> int:
     print(
         "\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else "")
     )
+    print(HOW_TO_PLAY.format(game="isayholmes" if "isayholmes" in games else games[0]))
     return 1 if failures else 0
+
+
+HOW_TO_PLAY = """
+Now play yourself, against bots or friends:
+  .venv/bin/parlour play {game} --bots 2    in this terminal (starts its own local stack)
+  .venv/bin/parlour up                      then open the web address it prints
+                                            (http://127.0.0.1:8080/ by default)
+  .venv/bin/parlour play --join MATCH --gateway ADDR   to take a free seat of a match"""

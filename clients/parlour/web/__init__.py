@@ -1,0 +1,1 @@
+"""The browser side: a Connect / gRPC-Web endpoint for GatewayService and the web client."""

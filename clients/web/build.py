@@ -1,0 +1,51 @@
+"""Build the browser client (run by `make web`): protobuf-es code for the public API and
+every game, then one bundle with esbuild into dist/ (committed, so serving needs no Node)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from grpc_tools import protoc
+
+WEB = Path(__file__).resolve().parent
+ROOT = WEB.parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from gen_protos import PROTOS, include_paths  # noqa: E402
+
+GEN = WEB / "src" / "gen"
+BIN = WEB / "node_modules" / ".bin"
+
+
+def generate() -> None:
+    """TypeScript messages (protobuf-es) for the gateway API, rules messages and games."""
+    shutil.rmtree(GEN, ignore_errors=True)
+    GEN.mkdir(parents=True)
+    protos = [p for p in sorted(PROTOS.rglob("*.proto")) if not p.name == "rules_service.proto"]
+    args = [
+        "protoc",
+        *(f"-I{p}" for p in include_paths()),
+        f"--plugin=protoc-gen-es={BIN / 'protoc-gen-es'}",
+        f"--es_out={GEN}",
+        "--es_opt=target=ts,import_extension=none",
+        "google/rpc/status.proto",
+        *(str(p) for p in protos),
+    ]
+    if protoc.main(args) != 0:
+        sys.exit("protoc failed")
+
+
+def bundle() -> None:
+    """src/main.ts and its imports as dist/app.js."""
+    subprocess.run(
+        [str(BIN / "esbuild"), str(WEB / "src" / "main.ts"), "--bundle", "--format=esm",
+         "--target=es2022", "--minify", f"--outfile={WEB / 'dist' / 'app.js'}"],
+        check=True,
+    )
+
+
+if __name__ == "__main__":
+    generate()
+    bundle()

@@ -1,0 +1,134 @@
+// Pictures of the table for the games where people would rather look than read.
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { enumWords } from "./words";
+
+type Obj = Record<string, any>;
+
+function el(tag: string, className = "", text = ""): HTMLElement {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+/** Names from a game's catalogue: every listed object with a number/card/id and a name. */
+export class Names {
+  private byId = new Map<number, string>();
+  readonly rooms = new Map<number, Obj>();
+  constructor(catalogue: JsonObject) {
+    for (const [key, list] of Object.entries(catalogue)) {
+      if (!Array.isArray(list)) continue;
+      for (const item of list as Obj[]) {
+        if (!item || typeof item !== "object") continue;
+        const id = item.number ?? item.card ?? item.id;
+        if (typeof id === "number" && typeof item.name === "string" && !this.byId.has(id)) this.byId.set(id, item.name);
+        if (key === "rooms" && typeof id === "number") this.rooms.set(id, item);
+      }
+    }
+  }
+  name(id: number | undefined, fallback: string): string {
+    return (id !== undefined && this.byId.get(id)) || `${fallback} ${id ?? 0}`;
+  }
+}
+
+const SIDES = ["n", "e", "s", "w"];
+
+function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
+  const box = el("div", "castle");
+  const tiles: Obj[] = view.tiles ?? [];
+  const levels = [...new Set(tiles.map((t) => t.level ?? 0))].sort((a, b) => b - a);
+  const players: Obj[] = view.players ?? [];
+  for (const level of levels) {
+    const onLevel = tiles.filter((t) => (t.level ?? 0) === level);
+    const xs = onLevel.map((t) => t.x ?? 0), ys = onLevel.map((t) => t.y ?? 0);
+    const [minX, minY] = [Math.min(...xs), Math.min(...ys)];
+    const floor = el("div", "floor");
+    floor.append(el("h4", "", level < 0 ? "Basement" : level === 0 ? "Ground floor" : `Floor ${level}`));
+    const grid = el("div", "grid");
+    grid.style.gridTemplateColumns = `repeat(${Math.max(...xs) - minX + 1}, 7.5em)`;
+    for (const tile of onLevel) {
+      const room = names.rooms.get(tile.tile) ?? {};
+      const cell = el("div", "room");
+      cell.dataset.tile = String(tile.tile);
+      cell.style.gridColumn = String((tile.x ?? 0) - minX + 1);
+      cell.style.gridRow = String((tile.y ?? 0) - minY + 1);
+      for (const side of (room.doors ?? []) as number[]) cell.classList.add(`door-${SIDES[(side + (tile.rotation ?? 0)) % 4]}`);
+      for (const side of (tile.padlocked ?? []) as number[]) cell.append(el("span", `padlock padlock-${SIDES[side]}`, "🔒"));
+      cell.append(el("div", "room-name", room.name ?? (tile.tile >= 90 ? "Brick Wall" : `Tile ${tile.tile}`)));
+      const pieces = el("div", "pieces");
+      players.forEach((p, seat) => {
+        if (Math.floor((p.place ?? -2) / 2) === tile.tile) {
+          const piece = el("span", `piece seat-${seat}`, enumWords(p.character ?? "", "character").slice(0, 3));
+          piece.title = `${seatNames[seat] ?? "seat " + seat}: ${enumWords(p.character ?? "", "character")}`;
+          pieces.append(piece);
+        }
+      });
+      if (view.holmes !== undefined && Math.floor(view.holmes / 2) === tile.tile) pieces.append(el("span", "piece holmes", "H"));
+      cell.append(pieces);
+      const cubes = ((tile.safes ?? []) as Obj[]).map((s) => (s.counts ?? []).reduce((a: number, b: number) => a + b, 0));
+      if (cubes.some((c) => c)) cell.append(el("div", "safe", `safe: ${cubes.join(" / ")} cubes`));
+      grid.append(cell);
+    }
+    floor.append(grid);
+    box.append(floor);
+  }
+  return box;
+}
+
+function clash(view: Obj, names: Names): HTMLElement {
+  const box = el("div", "clash");
+  const clock = el("div", "clock");
+  const hours = view.hours ?? 0;
+  clock.append(el("div", "hand"), el("div", "clock-label", `${hours} hours left`));
+  (clock.firstChild as HTMLElement).style.transform = `rotate(${(hours % 12) * 30}deg)`;
+  box.append(clock);
+  const threads = el("div", "threads");
+  ((view.threads ?? []) as Obj[]).forEach((thread, i) => {
+    const column = el("div", "thread");
+    column.append(el("h4", "", `Thread ${i + 1}${thread.revealed ? " — crime " + thread.crimeCard : ""}`));
+    ((thread.sides ?? []) as Obj[]).forEach((side, who) => {
+      const row = el("div", `side side-${who}`);
+      row.append(el("span", "side-name", who === 0 ? "Holmes" : "Moriarty"));
+      for (const card of (side.cards ?? []) as Obj[]) {
+        const text = card.faceDown && !card.card ? "?" : names.name(card.card, "card");
+        row.append(el("span", `card${card.support ? " support" : ""}${card.faceDown ? " face-down" : ""}`, text));
+      }
+      column.append(row);
+    });
+    threads.append(column);
+  });
+  box.append(threads);
+  return box;
+}
+
+function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
+  const box = el("div", "horrors");
+  const room = el("div", "encounter");
+  room.append(el("h4", "", view.room ? `Room: ${names.name(view.room, "room")}` : "No room yet"));
+  if (view.battle) room.append(el("div", "battle", `Battle: ${enumWords(view.battle, "battle")}`));
+  const table = el("div", "played");
+  for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name(card, "card")));
+  room.append(table);
+  ((view.showings ?? []) as Obj[]).forEach((showing, seat) => {
+    const cards = [showing.character, ...((showing.items ?? []) as number[])].filter((c) => c);
+    if (!cards.length && !showing.side) return;
+    const row = el("div", "showing");
+    row.append(el("span", "side-name", `${seatNames[seat] ?? "seat " + seat}${showing.side ? " (" + enumWords(showing.side, "side") + ")" : ""}`));
+    for (const card of cards) row.append(el("span", "card", names.name(card, "card")));
+    room.append(row);
+  });
+  box.append(room);
+  return box;
+}
+
+const PICTURES: Record<string, (view: Obj, names: Names, seats: string[]) => HTMLElement> = {
+  murdercastle: castle,
+  clashofminds: clash,
+  houseofhorrors: horrors,
+};
+
+/** The picture of a game's table, or null for games shown in words only. */
+export function picture(game: string, view: JsonValue, names: Names, seatNames: string[]): HTMLElement | null {
+  const draw = PICTURES[game];
+  return draw ? draw(view as Obj, names, seatNames) : null;
+}

@@ -1,0 +1,48 @@
+// Game messages in words: field names and enum values made readable.
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+
+function words(name: string): string {
+  const spaced = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** CARD_MORIARTY -> "Moriarty" (enum prefixes differ per enum; drop the first word(s) up to the last known prefix). */
+export function enumWords(value: string, field: string): string {
+  const prefix = field.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase() + "_";
+  let name = value.startsWith(prefix) ? value.slice(prefix.length) : value.replace(/^[A-Z]+_/, "");
+  if (name === "UNSPECIFIED") name = "none";
+  return name.replace(/_/g, " ").toLowerCase().replace(/^./, (c) => c.toUpperCase());
+}
+
+export function inline(value: JsonValue, field = ""): string {
+  if (value === null) return "-";
+  if (Array.isArray(value)) return value.map((v) => inline(v, field)).join(", ") || "none";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).map(([k, v]) => `${words(k).toLowerCase()} ${inline(v, k)}`);
+    return parts.join(", ") || "-";
+  }
+  if (typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value)) return enumWords(value, field);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return String(value);
+}
+
+/** A view as "Label: value" lines. */
+export function viewLines(view: JsonObject): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(view)) {
+    if (Array.isArray(value) && value.some((v) => v !== null && typeof v === "object")) {
+      lines.push(`${words(key)}:`);
+      value.forEach((item, i) => lines.push(`  ${i}: ${inline(item, key)}`));
+    } else {
+      lines.push(`${words(key)}: ${inline(value, key)}`);
+    }
+  }
+  return lines;
+}
+
+/** An action or event without a text from the server: its kind and fields in words. */
+export function describe(message: JsonObject): string {
+  const entries = Object.entries(message);
+  if (!entries.length) return "-";
+  return entries.map(([kind, body]) => `${words(kind)}${body && typeof body === "object" && Object.keys(body).length ? ": " + inline(body, kind) : ""}`).join("; ");
+}

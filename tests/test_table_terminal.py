@@ -1,0 +1,81 @@
+"""Issue 12 item 2: a person plays a whole match in the terminal client against bots.
+
+The app is driven as a person would drive it (textual's pilot types the number of a menu
+entry and Enter); the bots run in their own `parlour bots` process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from parlour.client import GatewayClient
+from parlour.client.table import Table, start_bots
+from parlour.client.terminal import PlayApp
+from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as castle
+from stack import running_stack
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / ".parlour" / "screenshots"
+GAMES = {
+    "tinycards": (2, None),
+    "isayholmes": (3, isay.Options(rounds=1)),
+    "houseofhorrors": (3, None),
+    "clashofminds": (2, None),
+    "murdercastle": (2, castle.Options(round_limit=3)),
+}
+
+
+async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
+    async with GatewayClient(address) as client:
+        table = await Table.create(client, game, seats, "Ada", options)
+        bots = start_bots(address, table.match, seats - 1, "random")
+        app = PlayApp(table)
+        try:
+            async with app.run_test(size=(140, 45)) as pilot:
+                while True:
+                    await app.ready.wait()
+                    snapshot = app.snapshot
+                    if snapshot.progress.HasField("outcome"):
+                        break
+                    assert str(app.query_one("#menu").get_option_at_index(0).prompt).startswith(
+                        f"1. {snapshot.labels[0]}"
+                    )
+                    assert "You decide" in str(app.query_one("#status").render())
+                    await pilot.press("1", "enter")
+                    async with app.updated:
+                        await app.updated.wait_for(
+                            lambda v=snapshot.progress.version: app.snapshot.progress.version > v
+                        )
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                app.save_screenshot(f"terminal-{game}.svg", str(SCREENSHOTS))
+                status = str(app.query_one("#status").render())
+                feed = "\n".join(str(line.text) for line in app.query_one("#feed").lines)
+        finally:
+            bots.wait()
+    assert status.startswith("Game over.")
+    assert "You:" in feed
+    return app
+
+
+@pytest.fixture
+async def gateway(redis_url, request):
+    games = request.param
+    async with running_stack(redis_url, games=games, heartbeat_seconds=0.2) as (address, _):
+        yield address
+
+
+@pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)
+async def test_a_person_plays_a_whole_match_in_the_terminal(gateway):
+    """Issue 12 item 2: menu with labels, whose turn, the feed, to the end of the match."""
+    await play_through(gateway, "tinycards", *GAMES["tinycards"])
+
+
+@pytest.mark.table_full
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "tinycards"])
+async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, game):
+    """Issue 12 item 2: every game and mode works in the terminal client."""
+    async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
+        await asyncio.wait_for(play_through(address, game, *GAMES[game]), 600)
