@@ -1,5 +1,6 @@
 """Build the browser client (run by `make web`): protobuf-es code for the public API and
-every game, then one bundle with esbuild into dist/ (committed, so serving needs no Node)."""
+every game, a strict type check, then one esbuild bundle into dist/ (committed, so serving
+and the tests need no Node)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def generate() -> None:
 
 
 def bundle() -> None:
-    """src/main.ts and its imports as dist/app.js."""
+    """Type-check src/ (strict), then bundle src/main.ts and its imports as dist/app.js."""
+    subprocess.run([str(BIN / "tsc"), "-p", str(WEB)], check=True)
     subprocess.run(
         [str(BIN / "esbuild"), str(WEB / "src" / "main.ts"), "--bundle", "--format=esm",
          "--target=es2022", "--minify", f"--outfile={WEB / 'dist' / 'app.js'}"],

@@ -95,7 +95,7 @@ class Table:
         listed = await self.seat.actions()
         view = await self.seat.view()
         legal = [unpack(a, self.game.action_type) for a in listed.actions]
-        given = list(getattr(listed, "labels", [])) if hasattr(listed, "labels") else []
+        given = list(listed.labels)
         labels = [
             action_label(self.game, a, given[i] if i < len(given) else "")
             for i, a in enumerate(legal)
@@ -116,7 +116,7 @@ class Table:
                 yield None
                 continue
             event = unpack(item.event.event, self.game.event_type)
-            text = event_text(self.game, event, getattr(item.event, "text", ""))
+            text = event_text(self.game, event, item.event.text)
             actor = item.event.actor
             if actor >= 0 and not match.seats[actor].display_name:
                 match = await self.client.match(self.match)

@@ -131,7 +131,7 @@ function follow(seated: Seated): void {
     for await (const item of stream) {
       const events = item.kind.case === "event" ? [item.kind.value] : item.kind.case === "batch" ? item.kind.value.events : [];
       for (const event of events) {
-        const text = (event as { text?: string }).text || describe(decode(event.event));
+        const text = event.text || describe(decode(event.event));
         const line = document.createElement("li");
         line.textContent = `#${event.sequence} ${seatLabel(event.actor)}${text}`;
         $("feed").prepend(line);
@@ -185,7 +185,7 @@ async function redraw(): Promise<void> {
   $("picture").hidden = !pic;
   $("view").textContent = viewLines(view).join("\n");
   actions = listed?.actions ?? [];
-  const labels = (listed as { labels?: string[] } | null)?.labels ?? [];
+  const labels = listed?.labels ?? [];
   $("actions").replaceChildren(...actions.map((action, i) => {
     const button = document.createElement("button");
     button.textContent = `${i + 1}. ${labels[i] || describe(decode(action))}`;
