@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from parlour.engine.rng import Rng
 from parlour.web.server import web_app
 from stack import running_stack
 
@@ -70,6 +71,7 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                     await page.fill("#options", options)
                 await page.click("#create")
                 moves = 0
+                rng = Rng.from_seed(7)
                 while True:
                     await page.wait_for_function(
                         "['your-turn', 'over'].includes(document.body.dataset.state)",
@@ -79,7 +81,8 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                         break
                     assert "You decide" in await page.inner_text("#status")
                     version = await page.evaluate("document.body.dataset.version")
-                    await page.click("#actions button >> nth=0")
+                    count = await page.locator("#actions button").count()
+                    await page.click(f"#actions button >> nth={rng.below(count)}")
                     moves += 1
                     await page.wait_for_function(
                         f"document.body.dataset.version !== {json.dumps(version)} "

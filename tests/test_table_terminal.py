@@ -1,7 +1,8 @@
 """Issue 12 item 2: a person plays a whole match in the terminal client against bots.
 
 The app is driven as a person would drive it (textual's pilot types the number of a menu
-entry and Enter); the bots run in their own `parlour bots` process.
+entry, chosen at random with a seed, and Enter); the bots run in their own `parlour bots`
+process.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from parlour.client import GatewayClient
 from parlour.client.table import Table, start_bots
 from parlour.client.terminal import PlayApp
+from parlour.engine.rng import Rng
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as castle
 from stack import running_stack
@@ -33,6 +35,7 @@ async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
         table = await Table.create(client, game, seats, "Ada", options)
         bots = start_bots(address, table.match, seats - 1, "random")
         app = PlayApp(table)
+        rng = Rng.from_seed(7)
         try:
             async with app.run_test(size=(140, 45)) as pilot:
                 while True:
@@ -44,7 +47,8 @@ async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
                         f"1. {snapshot.labels[0]}"
                     )
                     assert "You decide" in str(app.query_one("#status").render())
-                    await pilot.press("1", "enter")
+                    number = str(rng.below(len(snapshot.labels)) + 1)
+                    await pilot.press(*number, "enter")
                     async with app.updated:
                         await app.updated.wait_for(
                             lambda v=snapshot.progress.version: app.snapshot.progress.version > v
@@ -54,6 +58,8 @@ async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
                 status = str(app.query_one("#status").render())
                 feed = "\n".join(str(line.text) for line in app.query_one("#feed").lines)
         finally:
+            if bots.poll() is None:
+                bots.terminate()
             bots.wait()
     assert status.startswith("Game over.")
     assert "You:" in feed

@@ -107,13 +107,13 @@ class Table:
         """Submit an action, refused if the match moved on since `version`."""
         await self.seat.submit(action, expected_version=version)
 
-    async def feed(self) -> AsyncIterator[tuple[int, str] | None]:
-        """(sequence, line) per event this viewer may see; None for a heartbeat."""
+    async def feed(self) -> AsyncIterator[tuple[int, str | None]]:
+        """(sequence, line) per event this viewer may see; (last sequence, None) per heartbeat."""
         stream = self.seat.events() if self.seat else self.client.spectate(self.match)
         match = await self.client.match(self.match)
         async for item in stream:
             if not item.HasField("event"):
-                yield None
+                yield item.heartbeat.last_sequence, None
                 continue
             event = unpack(item.event.event, self.game.event_type)
             text = event_text(self.game, event, item.event.text)

@@ -61,11 +61,11 @@ class PlayApp(App):
 
     async def follow(self) -> None:
         feed = self.query_one("#feed", RichLog)
-        async for item in self.table.feed():
-            if item is not None:
-                sequence, line = item
+        async for sequence, line in self.table.feed():
+            if line is not None:
                 feed.write(f"#{sequence} {line}")
-            await self.refresh_table()
+            if self.snapshot is None or sequence > self.snapshot.progress.last_sequence:
+                await self.refresh_table()
 
     async def refresh_table(self) -> None:
         async with self._refreshing:

@@ -17,6 +17,7 @@ interface Seated {
 let games: Game[] = [];
 let current: Seated | null = null;
 let version = 0n;
+let lastSequence = -1n;
 let actions: Any[] = [];
 let refreshing: Promise<void> | null = null;
 let again = false;
@@ -111,6 +112,7 @@ async function watch(): Promise<void> {
 async function sit(seated: Seated): Promise<void> {
   current = seated;
   version = 0n;
+  lastSequence = -1n;
   if (seated.token) remember(seated);
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
@@ -136,7 +138,8 @@ function follow(seated: Seated): void {
         line.textContent = `#${event.sequence} ${seatLabel(event.actor)}${text}`;
         $("feed").prepend(line);
       }
-      void refresh();
+      const last = item.kind.case === "heartbeat" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
+      if (last > lastSequence) void refresh();
     }
   })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
 }
@@ -172,6 +175,7 @@ async function redraw(): Promise<void> {
   const progress = listed?.progress ?? viewResponse.progress;
   if (!match || !progress || progress.version < version) return;
   version = progress.version;
+  lastSequence = progress.lastSequence;
   seatNames = match.seats.map((s) => s.displayName);
   const game = match.game;
   const info = gameOf(game)?.info;
