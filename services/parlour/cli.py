@@ -156,7 +156,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("match", help="matches/<id>")
     p.add_argument("--count", type=int, default=0, help="seats to take (default: every free one)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
-    p.add_argument("--iterations", type=int, default=48, help="IS-MCTS samples per decision")
+    p.add_argument("--iterations", type=int, default=24, help="IS-MCTS samples per decision")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.set_defaults(run=cmd_bots)

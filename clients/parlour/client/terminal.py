@@ -1,7 +1,7 @@
 """`parlour play`: a match in the terminal (textual) - your view, a numbered menu, the feed.
 
 Type the number of an action and press Enter (or pick it in the menu). The status line
-says whose turn it is and what they are deciding; q quits.
+says whose turn it is and what they are deciding; Ctrl+Q quits.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class PlayApp(App):
     #menu { height: auto; max-height: 12; border: round $accent; }
     #choice { dock: bottom; }
     """
-    BINDINGS = [("q", "quit", "Quit")]
+    BINDINGS = [("ctrl+q", "quit", "Quit")]
 
     def __init__(self, table: Table) -> None:
         super().__init__()
