@@ -2,7 +2,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
-import { Names, picture } from "./pictures";
+import { Names, namer, picture } from "./pictures";
 import { describe, viewLines } from "./words";
 import type { Game, Match } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -187,7 +187,7 @@ async function redraw(): Promise<void> {
   const pic = picture(game, view, names, seatNames);
   $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
-  $("view").textContent = viewLines(view).join("\n");
+  $("view").textContent = viewLines(view, namer(game, names)).join("\n");
   actions = listed?.actions ?? [];
   const labels = listed?.labels ?? [];
   $("actions").replaceChildren(...actions.map((action, i) => {

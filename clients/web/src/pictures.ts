@@ -11,23 +11,26 @@ function el(tag: string, className = "", text = ""): HTMLElement {
   return node;
 }
 
-/** Names from a game's catalogue: every listed object with a number/card/id and a name. */
+/** Names from a game's catalogue, per list: every entry with a number/card/id and a name. */
 export class Names {
-  private byId = new Map<number, string>();
-  readonly rooms = new Map<number, Obj>();
+  private lists = new Map<string, Map<number, Obj>>();
   constructor(catalogue: JsonObject) {
     for (const [key, list] of Object.entries(catalogue)) {
       if (!Array.isArray(list)) continue;
+      const byId = new Map<number, Obj>();
       for (const item of list as Obj[]) {
-        if (!item || typeof item !== "object") continue;
-        const id = item.number ?? item.card ?? item.id;
-        if (typeof id === "number" && typeof item.name === "string" && !this.byId.has(id)) this.byId.set(id, item.name);
-        if (key === "rooms" && typeof id === "number") this.rooms.set(id, item);
+        const id = item && typeof item === "object" ? item.number ?? item.card ?? item.id : undefined;
+        if (typeof id === "number") byId.set(id, item);
       }
+      this.lists.set(key, byId);
     }
   }
-  name(id: number | undefined, fallback: string): string {
-    return (id !== undefined && this.byId.get(id)) || `${fallback} ${id ?? 0}`;
+  entry(list: string, id: number | undefined): Obj | undefined {
+    return id === undefined ? undefined : this.lists.get(list)?.get(id);
+  }
+  name(list: string, id: number | undefined, fallback: string): string {
+    const entry = this.entry(list, id);
+    return entry?.name ?? entry?.title ?? `${fallback} ${id ?? 0}`;
   }
 }
 
@@ -47,7 +50,7 @@ function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
     const grid = el("div", "grid");
     grid.style.gridTemplateColumns = `repeat(${Math.max(...xs) - minX + 1}, 7.5em)`;
     for (const tile of onLevel) {
-      const room = names.rooms.get(tile.tile) ?? {};
+      const room = names.entry("rooms", tile.tile) ?? {};
       const cell = el("div", "room");
       cell.dataset.tile = String(tile.tile);
       cell.style.gridColumn = String((tile.x ?? 0) - minX + 1);
@@ -85,12 +88,12 @@ function clash(view: Obj, names: Names): HTMLElement {
   const threads = el("div", "threads");
   ((view.threads ?? []) as Obj[]).forEach((thread, i) => {
     const column = el("div", "thread");
-    column.append(el("h4", "", `Thread ${i + 1}${thread.revealed ? " — crime " + thread.crimeCard : ""}`));
+    column.append(el("h4", "", `Thread ${i + 1}${thread.revealed ? ": " + names.name("crimePlan", thread.crimeCard, "crime") : ""}`));
     ((thread.sides ?? []) as Obj[]).forEach((side, who) => {
       const row = el("div", `side side-${who}`);
       row.append(el("span", "side-name", who === 0 ? "Holmes" : "Moriarty"));
       for (const card of (side.cards ?? []) as Obj[]) {
-        const text = card.faceDown && !card.card ? "?" : names.name(card.card, "card");
+        const text = card.faceDown && !card.card ? "?" : names.name("influence", card.card, "card");
         row.append(el("span", `card${card.support ? " support" : ""}${card.faceDown ? " face-down" : ""}`, text));
       }
       column.append(row);
@@ -104,17 +107,17 @@ function clash(view: Obj, names: Names): HTMLElement {
 function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
   const box = el("div", "horrors");
   const room = el("div", "encounter");
-  room.append(el("h4", "", view.room ? `Room: ${names.name(view.room, "room")}` : "No room yet"));
+  room.append(el("h4", "", view.room ? `Room: ${names.name("cards", view.room, "room")}` : "No room yet"));
   if (view.battle) room.append(el("div", "battle", `Battle: ${enumWords(view.battle, "battle")}`));
   const table = el("div", "played");
-  for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name(card, "card")));
+  for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name("cards", card, "card")));
   room.append(table);
   ((view.showings ?? []) as Obj[]).forEach((showing, seat) => {
     const cards = [showing.character, ...((showing.items ?? []) as number[])].filter((c) => c);
     if (!cards.length && !showing.side) return;
     const row = el("div", "showing");
     row.append(el("span", "side-name", `${seatNames[seat] ?? "seat " + seat}${showing.side ? " (" + enumWords(showing.side, "side") + ")" : ""}`));
-    for (const card of cards) row.append(el("span", "card", names.name(card, "card")));
+    for (const card of cards) row.append(el("span", "card", names.name("cards", card, "card")));
     room.append(row);
   });
   box.append(room);
@@ -131,4 +134,19 @@ const PICTURES: Record<string, (view: Obj, names: Names, seats: string[]) => HTM
 export function picture(game: string, view: JsonValue, names: Names, seatNames: string[]): HTMLElement | null {
   const draw = PICTURES[game];
   return draw ? draw(view as Obj, names, seatNames) : null;
+}
+
+/** Which view fields hold ids of which catalogue list, per game. */
+const NAMED_FIELDS: Record<string, Record<string, string>> = {
+  houseofhorrors: Object.fromEntries(
+    ["hand", "spoils", "roomDiscard", "houseDiscard", "revealedRooms", "table", "room", "revealed", "items", "character"].map((f) => [f, "cards"]),
+  ),
+  murdercastle: { hand: "events", eventDiscard: "events", peeked: "rooms", tile: "rooms" },
+  clashofminds: { hand: "influence", discard: "influence", site: "sites", siteDiscard: "sites", crimeCard: "crimePlan" },
+};
+
+/** Names for catalogue ids in a game's view (undefined: show the number). */
+export function namer(game: string, names: Names): (field: string, id: number) => string | undefined {
+  const fields = NAMED_FIELDS[game] ?? {};
+  return (field, id) => (fields[field] ? names.entry(fields[field], id)?.name : undefined);
 }

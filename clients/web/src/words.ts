@@ -14,12 +14,19 @@ export function enumWords(value: string, field: string): string {
   return name.replace(/_/g, " ").toLowerCase().replace(/^./, (c) => c.toUpperCase());
 }
 
-export function inline(value: JsonValue, field = ""): string {
+/** A number's name in the game's catalogue, when the field holds catalogue ids. */
+export type Namer = (field: string, id: number) => string | undefined;
+
+export function inline(value: JsonValue, field = "", namer?: Namer): string {
   if (value === null) return "-";
-  if (Array.isArray(value)) return value.map((v) => inline(v, field)).join(", ") || "none";
+  if (Array.isArray(value)) return value.map((v) => inline(v, field, namer)).join(", ") || "none";
   if (typeof value === "object") {
-    const parts = Object.entries(value).map(([k, v]) => `${words(k).toLowerCase()} ${inline(v, k)}`);
+    const parts = Object.entries(value).map(([k, v]) => `${words(k).toLowerCase()} ${inline(v, k, namer)}`);
     return parts.join(", ") || "-";
+  }
+  if (typeof value === "number" && namer) {
+    const name = namer(field, value);
+    if (name) return name;
   }
   if (typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value)) return enumWords(value, field);
   if (typeof value === "boolean") return value ? "yes" : "no";
@@ -27,14 +34,14 @@ export function inline(value: JsonValue, field = ""): string {
 }
 
 /** A view as "Label: value" lines. */
-export function viewLines(view: JsonObject): string[] {
+export function viewLines(view: JsonObject, namer?: Namer): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(view)) {
     if (Array.isArray(value) && value.some((v) => v !== null && typeof v === "object")) {
       lines.push(`${words(key)}:`);
-      value.forEach((item, i) => lines.push(`  ${i}: ${inline(item, key)}`));
+      value.forEach((item, i) => lines.push(`  ${i}: ${inline(item, key, namer)}`));
     } else {
-      lines.push(`${words(key)}: ${inline(value, key)}`);
+      lines.push(`${words(key)}: ${inline(value, key, namer)}`);
     }
   }
   return lines;
