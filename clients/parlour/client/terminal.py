@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 
 from parlour.client.table import Snapshot, Table, whose_turn
-from parlour.client.words import view_lines
+from parlour.client.words import catalogue_namer, view_lines
 
 
 class PlayApp(App):
@@ -34,6 +34,7 @@ class PlayApp(App):
         super().__init__()
         self.table = table
         self.snapshot: Snapshot | None = None
+        self.namer = catalogue_namer(table.game)
         self.ready = asyncio.Event()
         self.updated = asyncio.Condition()
         self._refreshing = asyncio.Lock()
@@ -74,7 +75,8 @@ class PlayApp(App):
                 return
             self.snapshot = snapshot
             self.query_one("#status", Static).update(whose_turn(snapshot, self.table.me))
-            self.query_one("#view-text", Static).update("\n".join(view_lines(snapshot.view)))
+            lines = view_lines(snapshot.view, self.namer)
+            self.query_one("#view-text", Static).update("\n".join(lines))
             menu = self.query_one("#menu", OptionList)
             menu.clear_options()
             menu.add_options([f"{i}. {label}" for i, label in enumerate(snapshot.labels, 1)])

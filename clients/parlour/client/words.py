@@ -2,10 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from parlour.engine.game import Game
+
+#: A catalogue id's name for a view field holding such ids (None: show the number).
+Namer = Callable[[str, int], str | None]
+
+#: Which view fields hold ids of which catalogue list, per game (as clients/web does).
+NAMED_FIELDS = {
+    "houseofhorrors": dict.fromkeys(
+        ("hand", "spoils", "room_discard", "house_discard", "revealed_rooms", "table", "room",
+         "revealed", "items", "character"),
+        "cards",
+    ),
+    "murdercastle": {"hand": "events", "event_discard": "events", "peeked": "rooms",
+                     "tile": "rooms"},
+    "clashofminds": {"hand": "influence", "discard": "influence", "site": "sites",
+                     "site_discard": "sites", "crime_card": "crimePlan"},
+}
+
+
+def catalogue_namer(game: Game) -> Namer:
+    """Names of catalogue ids in the game's view fields (from its published catalogue)."""
+    fields = NAMED_FIELDS.get(game.name, {})
+    catalogue = json_format.MessageToDict(game.catalogue()) if fields else {}
+    lists = {
+        key: {e.get("number", e.get("card", e.get("id"))): e.get("name") for e in entries}
+        for key, entries in catalogue.items()
+        if isinstance(entries, list) and entries and isinstance(entries[0], dict)
+    }
+
+    def name(field: str, number: int) -> str | None:
+        return lists.get(fields.get(field, ""), {}).get(number)
+
+    return name
 
 
 def enum_words(field: FieldDescriptor, number: int) -> str:
@@ -23,7 +58,11 @@ def field_words(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def scalar_words(field: FieldDescriptor, value) -> str:
+def scalar_words(field: FieldDescriptor, value, namer: Namer | None = None) -> str:
+    if namer is not None and isinstance(value, int) and not isinstance(value, bool):
+        name = namer(field.name, value)
+        if name:
+            return name
     if field.type == FieldDescriptor.TYPE_ENUM:
         return enum_words(field, value)
     if field.type == FieldDescriptor.TYPE_BOOL:
@@ -31,25 +70,26 @@ def scalar_words(field: FieldDescriptor, value) -> str:
     return str(value)
 
 
-def one_line(message: Message) -> str:
+def one_line(message: Message, namer: Namer | None = None) -> str:
     """A short message on one line: 'Seat 2, card Moriarty'."""
     parts = []
     for field, value in message.ListFields():
-        parts.append(f"{field_words(field.name).lower()} {value_words(field, value)}")
+        parts.append(f"{field_words(field.name).lower()} {value_words(field, value, namer)}")
     return ", ".join(parts) or "-"
 
 
-def value_words(field: FieldDescriptor, value) -> str:
+def value_words(field: FieldDescriptor, value, namer: Namer | None = None) -> str:
     if field.type == FieldDescriptor.TYPE_MESSAGE:
         if field.is_repeated:
-            return "; ".join(f"[{i}] {one_line(item)}" for i, item in enumerate(value)) or "none"
-        return one_line(value)
+            items = (f"[{i}] {one_line(item, namer)}" for i, item in enumerate(value))
+            return "; ".join(items) or "none"
+        return one_line(value, namer)
     if field.is_repeated:
-        return ", ".join(scalar_words(field, v) for v in value) or "none"
-    return scalar_words(field, value)
+        return ", ".join(scalar_words(field, v, namer) for v in value) or "none"
+    return scalar_words(field, value, namer)
 
 
-def view_lines(view: Message, width: int = 2) -> list[str]:
+def view_lines(view: Message, namer: Namer | None = None, width: int = 2) -> list[str]:
     """A View as 'Label: value' lines; nested messages indented under their label."""
     lines: list[str] = []
     for field, value in view.ListFields():
@@ -58,14 +98,14 @@ def view_lines(view: Message, width: int = 2) -> list[str]:
         if nested and field.is_repeated:
             lines.append(f"{label}:")
             for i, item in enumerate(value):
-                lines.append(f"{' ' * width}{i}: {one_line(item)}")
+                lines.append(f"{' ' * width}{i}: {one_line(item, namer)}")
         elif nested:
             if not value.ByteSize():
                 continue
             lines.append(f"{label}:")
-            lines.extend(" " * width + line for line in view_lines(value, width))
+            lines.extend(" " * width + line for line in view_lines(value, namer, width))
         else:
-            lines.append(f"{label}: {value_words(field, value)}")
+            lines.append(f"{label}: {value_words(field, value, namer)}")
     return lines
 
 
