@@ -110,8 +110,8 @@ def search(
         for child in path:
             child.visits += 1
             child.reward += reward[child.seat]
-    best = max(
-        (k for k in root.children if k[1] in allowed),
-        key=lambda k: (root.children[k].visits, root.children[k].reward, k[1]),
-    )
+    tried = [k for k in root.children if k[1] in allowed]
+    if not tried:
+        return legal[0]
+    best = max(tried, key=lambda k: (root.children[k].visits, root.children[k].reward, k[1]))
     return allowed[best[1]]
