@@ -24,4 +24,4 @@ def test_ismcts_wins_tiny_cards_more_often_than_random_in_its_seat():
         baseline += share(play_local(game, options, seed, lineup), seat)
         lineup[seat] = "ismcts"
         searched += share(play_local(game, options, seed, lineup, iterations=16), seat)
-    assert searched > baseline + 0.15 * MATCHES
+    assert searched > baseline + 0.1 * MATCHES
