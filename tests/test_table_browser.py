@@ -44,6 +44,7 @@ async def web_server(gateway: str):
     """The web app on a socket bound here (so it is reachable before serve() runs)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
     server = uvicorn.Server(uvicorn.Config(web_app(gateway), log_level="warning", lifespan="on"))
     task = asyncio.create_task(server.serve(sockets=[sock]))
     return server, task, f"http://127.0.0.1:{sock.getsockname()[1]}/"

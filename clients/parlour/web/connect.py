@@ -13,6 +13,7 @@ from google.protobuf import message_factory
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from parlour.engine.registry import games
 from parlour.gateway.v1 import gateway_service_pb2
 
 SERVICE = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
@@ -131,6 +132,7 @@ class GatewayConnectApp(ConnectASGIApplication):
     path = PATH
 
     def __init__(self, relay: GatewayRelay) -> None:
+        games()  # every game's messages, so the JSON codec can write the Any fields
         super().__init__(
             service=relay,
             endpoints=lambda r: r.endpoints(),
