@@ -116,15 +116,18 @@ class Seat:
         *,
         request_id: str | None = None,
         expected_version: int | None = None,
+        timeout: float | None = None,
     ) -> gw.SubmitActionResponse:
-        """Submit one action by unary call."""
+        """Submit one action by unary call (retrying with the same request id is safe)."""
         packed = action if isinstance(action, any_pb2.Any) else pack(action)
         request = gw.SubmitActionRequest(
             match=self.match, action=packed, request_id=request_id or uuid.uuid4().hex
         )
         if expected_version is not None:
             request.expected_version = expected_version
-        return await self.client.stub.SubmitAction(request, metadata=self.metadata)
+        return await self.client.stub.SubmitAction(
+            request, metadata=self.metadata, timeout=timeout
+        )
 
     async def events(self, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
         """This seat's event stream, resumable from a sequence."""

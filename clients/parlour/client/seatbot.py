@@ -8,6 +8,7 @@ for states it cannot tell from the match, never for the match itself.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 
 import grpc
@@ -24,6 +25,10 @@ from parlour.rules.v1 import rules_pb2
 #: Refusals that mean "the match moved on meanwhile": look again.
 STALE = {grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION}
 MAX_SAMPLES = 64
+#: Answers that may be lost on the way: the same request id is sent again.
+RETRY = {grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE}
+SUBMIT_ATTEMPTS = 4
+SUBMIT_SECONDS = 20.0
 
 
 def unpack(packed: any_pb2.Any, message_type: type[Message]) -> Message:
@@ -57,6 +62,19 @@ async def fetch_samples(seat: Seat, game: Game, rng: Rng, count: int, version: i
             return None
         states.extend(response.states)
     return RemoteSamples(game, states)
+
+
+async def submit_surely(seat: Seat, action: Message, version: int) -> None:
+    """Submit, and on a lost answer submit again with the same request id (answered once)."""
+    request_id = uuid.uuid4().hex
+    for attempt in range(SUBMIT_ATTEMPTS):
+        try:
+            await seat.submit(action, request_id=request_id, expected_version=version,
+                              timeout=SUBMIT_SECONDS)
+            return
+        except grpc.aio.AioRpcError as error:
+            if error.code() not in RETRY or attempt == SUBMIT_ATTEMPTS - 1:
+                raise
 
 
 async def _next_news(stream: AsyncIterator, after: int) -> None:
@@ -107,7 +125,7 @@ async def play_seat(
                 if action is None:
                     continue
             try:
-                await seat.submit(action, expected_version=progress.version)
+                await submit_surely(seat, action, progress.version)
             except grpc.aio.AioRpcError as error:
                 if error.code() not in STALE:
                     raise
