@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from grpc_tools import protoc
@@ -14,6 +15,7 @@ from grpc_tools import protoc
 WEB = Path(__file__).resolve().parent
 ROOT = WEB.parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+import validate_proto  # noqa: E402
 from gen_protos import PROTOS, include_paths  # noqa: E402
 
 GEN = WEB / "src" / "gen"
@@ -25,17 +27,22 @@ def generate() -> None:
     shutil.rmtree(GEN, ignore_errors=True)
     GEN.mkdir(parents=True)
     protos = [p for p in sorted(PROTOS.rglob("*.proto")) if not p.name == "rules_service.proto"]
-    args = [
-        "protoc",
-        *(f"-I{p}" for p in include_paths()),
-        f"--plugin=protoc-gen-es={BIN / 'protoc-gen-es'}",
-        f"--es_out={GEN}",
-        "--es_opt=target=ts,import_extension=none",
-        "google/rpc/status.proto",
-        *(str(p) for p in protos),
-    ]
-    if protoc.main(args) != 0:
-        sys.exit("protoc failed")
+    with tempfile.TemporaryDirectory() as scratch:
+        descriptors = Path(scratch) / "validate.binpb"
+        descriptors.write_bytes(validate_proto.descriptor_set())
+        args = [
+            "protoc",
+            *(f"-I{p}" for p in include_paths()),
+            f"--descriptor_set_in={descriptors}",
+            f"--plugin=protoc-gen-es={BIN / 'protoc-gen-es'}",
+            f"--es_out={GEN}",
+            "--es_opt=target=ts,import_extension=none",
+            validate_proto.NAME,
+            "google/rpc/status.proto",
+            *(str(p) for p in protos),
+        ]
+        if protoc.main(args) != 0:
+            sys.exit("protoc failed")
 
 
 def bundle() -> None:

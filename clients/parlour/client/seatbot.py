@@ -78,12 +78,10 @@ async def submit_surely(seat: Seat, action: Message, version: int) -> None:
 
 
 async def _next_news(stream: AsyncIterator, after: int) -> None:
-    """Wait until the seat's stream shows anything after sequence `after`."""
+    """Wait for an event after sequence `after`, or a heartbeat (an action may change the
+    match without any event, so an idle stream is a reason to look again)."""
     async for item in stream:
-        if item.HasField("event"):
-            if item.event.sequence > after:
-                return
-        elif item.heartbeat.last_sequence > after:
+        if not item.HasField("event") or item.event.sequence > after:
             return
     raise EOFError("the event stream ended")
 

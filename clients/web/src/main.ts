@@ -139,7 +139,8 @@ function follow(seated: Seated): void {
         $("feed").prepend(line);
       }
       const last = item.kind.case === "heartbeat" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
-      if (last > lastSequence) void refresh();
+      // A heartbeat: look again (an action may change the match without any event).
+      if (item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
   })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
 }
