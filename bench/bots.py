@@ -25,7 +25,7 @@ from parlour.engine.registry import get_game, playable_games
 RESULTS = Path(__file__).parent / "results"
 #: Samples per decision, chosen to keep each game under ~2 CPU-s per match pair.
 ITERATIONS = {"clashofminds": 8, "houseofhorrors": 8, "murdercastle": 8}
-DEFAULT_ITERATIONS = 16
+DEFAULT_ITERATIONS = 32
 
 
 def configuration(game_name: str):

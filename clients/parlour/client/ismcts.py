@@ -3,8 +3,8 @@
 The search never sees the true state: each iteration asks `sample(seed)` for a state the
 bot cannot tell from the truth (see parlour.engine.sampling), walks one tree shared by all
 samples, restricted to the moves legal in that sample, with UCB1 corrected by how often a
-move was available, plays the rest at random and credits every mover with its share of the
-win. The move played is the root move visited most often.
+move was available, plays the rest at random and credits every mover with the fraction of
+the other seats it finished ahead of. The move played is the root move visited most often.
 """
 
 from __future__ import annotations
@@ -41,13 +41,26 @@ class Node:
 
 
 def rewards(game: Game, state: Message) -> list[float]:
-    """Each seat's share of the win (nothing for anyone when nobody won or it never ended)."""
+    """Each seat's fraction of the other seats it finished ahead of (ties count half).
+
+    "Ahead" follows the winners: higher scores are better unless a winner has the lowest.
+    A playout that never ended counts as a tie for everyone.
+    """
     outcome = game.outcome(state)
     seats = game.seat_count(state)
-    if outcome is None or not outcome.winners:
-        return [0.0] * seats
-    share = 1.0 / len(outcome.winners)
-    return [share if s in outcome.winners else 0.0 for s in range(seats)]
+    if outcome is None or seats < 2:
+        return [0.5] * seats
+    scores = outcome.scores
+    sign = -1 if outcome.winners and scores[outcome.winners[0]] < max(scores) else 1
+    return [
+        sum(0.5 + 0.5 * _compare(sign * scores[s], sign * scores[t])
+            for t in range(seats) if t != s) / (seats - 1)
+        for s in range(seats)
+    ]
+
+
+def _compare(a: int, b: int) -> int:
+    return (a > b) - (a < b)
 
 
 def _mover(game: Game, state: Message) -> int | None:
