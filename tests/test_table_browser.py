@@ -3,7 +3,7 @@
 Debian's chromium (no browser download) is driven by Playwright through the web client,
 which talks Connect to `parlour serve-web`'s relay in front of a real gateway; bots are
 `parlour bots` processes started by the page's request. One screenshot per game is kept
-under .parlour/screenshots/.
+under .parlour/screenshots/ (<game>.png at the end, <game>-during.png after six moves).
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                 await page.click("#create")
                 moves = 0
                 rng = Rng.from_seed(7)
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 while True:
                     await page.wait_for_function(
                         "['your-turn', 'over'].includes(document.body.dataset.state)",
@@ -85,6 +86,8 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                     count = await page.locator("#actions button").count()
                     await page.click(f"#actions button >> nth={rng.below(count)}")
                     moves += 1
+                    if moves == 6:
+                        await page.screenshot(path=str(SCREENSHOTS / f"{game}-during.png"))
                     await page.wait_for_function(
                         f"document.body.dataset.version !== {json.dumps(version)} "
                         "&& document.body.dataset.state !== 'acting'",

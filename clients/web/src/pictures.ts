@@ -93,7 +93,7 @@ function clash(view: Obj, names: Names): HTMLElement {
       const row = el("div", `side side-${who}`);
       row.append(el("span", "side-name", who === 0 ? "Holmes" : "Moriarty"));
       for (const card of (side.cards ?? []) as Obj[]) {
-        const text = card.faceDown && !card.card ? "?" : names.name("influence", card.card, "card");
+        const text = card.card ? names.name("influence", card.card, "card") : "?";
         row.append(el("span", `card${card.support ? " support" : ""}${card.faceDown ? " face-down" : ""}`, text));
       }
       column.append(row);
@@ -107,7 +107,7 @@ function clash(view: Obj, names: Names): HTMLElement {
 function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
   const box = el("div", "horrors");
   const room = el("div", "encounter");
-  room.append(el("h4", "", view.room ? `Room: ${names.name("cards", view.room, "room")}` : "No room yet"));
+  room.append(el("h4", "", view.room ? `Room: ${names.name("cards", view.room, "room")}` : "No encounter now"));
   if (view.battle) room.append(el("div", "battle", `Battle: ${enumWords(view.battle, "battle")}`));
   const table = el("div", "played");
   for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name("cards", card, "card")));
