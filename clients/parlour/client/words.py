@@ -17,7 +17,8 @@ Namer = Callable[[str, int], str | None]
 NAMED_FIELDS = {
     "houseofhorrors": dict.fromkeys(
         ("hand", "spoils", "room_discard", "house_discard", "revealed_rooms", "table", "room",
-         "revealed", "items", "character"),
+         "revealed", "items", "characters", "under_mortal", "under_horror", "claim_card",
+         "spoils_pool", "cards"),
         "cards",
     ),
     "murdercastle": {"hand": "events", "event_discard": "events", "peeked": "rooms",

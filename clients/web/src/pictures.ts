@@ -113,13 +113,21 @@ function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
   for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name("cards", card, "card")));
   room.append(table);
   ((view.showings ?? []) as Obj[]).forEach((showing, seat) => {
-    const cards = [showing.character, ...((showing.items ?? []) as number[])].filter((c) => c);
+    const cards = [...((showing.characters ?? []) as number[]), ...((showing.items ?? []) as number[])];
     if (!cards.length && !showing.side) return;
     const row = el("div", "showing");
     row.append(el("span", "side-name", `${seatNames[seat] ?? "seat " + seat}${showing.side ? " (" + enumWords(showing.side, "side") + ")" : ""}`));
     for (const card of cards) row.append(el("span", "card", names.name("cards", card, "card")));
     room.append(row);
   });
+  for (const [field, side] of [["underMortal", "Under the Mortals"], ["underHorror", "Under the Horrors"]] as const) {
+    const cards = (view[field] ?? []) as number[];
+    if (!cards.length) continue;
+    const row = el("div", "showing");
+    row.append(el("span", "side-name", side));
+    for (const card of cards) row.append(el("span", "card", names.name("cards", card, "card")));
+    room.append(row);
+  }
   box.append(room);
   return box;
 }
@@ -139,7 +147,7 @@ export function picture(game: string, view: JsonValue, names: Names, seatNames: 
 /** Which view fields hold ids of which catalogue list, per game. */
 const NAMED_FIELDS: Record<string, Record<string, string>> = {
   houseofhorrors: Object.fromEntries(
-    ["hand", "spoils", "roomDiscard", "houseDiscard", "revealedRooms", "table", "room", "revealed", "items", "character"].map((f) => [f, "cards"]),
+    ["hand", "spoils", "roomDiscard", "houseDiscard", "revealedRooms", "table", "room", "revealed", "items", "characters", "underMortal", "underHorror", "claimCard", "spoilsPool", "cards"].map((f) => [f, "cards"]),
   ),
   murdercastle: { hand: "events", eventDiscard: "events", peeked: "rooms", tile: "rooms" },
   clashofminds: { hand: "influence", discard: "influence", site: "sites", siteDiscard: "sites", crimeCard: "crimePlan" },
