@@ -55,7 +55,11 @@ function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
       cell.dataset.tile = String(tile.tile);
       cell.style.gridColumn = String((tile.x ?? 0) - minX + 1);
       cell.style.gridRow = String((tile.y ?? 0) - minY + 1);
-      for (const side of (room.doors ?? []) as number[]) cell.classList.add(`door-${SIDES[(side + (tile.rotation ?? 0)) % 4]}`);
+      for (const side of (room.doors ?? []) as number[]) {
+        const door = el("span", `door door-${SIDES[(side + (tile.rotation ?? 0)) % 4]}`);
+        door.title = "doorway";
+        cell.append(door);
+      }
       for (const side of (tile.padlocked ?? []) as number[]) cell.append(el("span", `padlock padlock-${SIDES[side]}`, "🔒"));
       cell.append(el("div", "room-name", room.name ?? (tile.tile >= 90 ? "Brick Wall" : `Tile ${tile.tile}`)));
       const pieces = el("div", "pieces");
