@@ -74,7 +74,7 @@ def run_demo(games: list[str], seed: int, lines: int) -> int:
 
 HOW_TO_PLAY = """
 Now play yourself, against bots or friends:
-  .venv/bin/parlour play {game} --bots 2    in this terminal (starts its own local stack)
-  .venv/bin/parlour up                      then open the web address it prints
-                                            (http://127.0.0.1:8080/ by default)
-  .venv/bin/parlour play --join MATCH --gateway ADDR   to take a free seat of a match"""
+  in this terminal:  .venv/bin/parlour play {game} --bots 2
+  in a browser:      .venv/bin/parlour up    then open the web address it prints
+                     (http://127.0.0.1:8080/ unless --web-port says otherwise)
+  join a match:      .venv/bin/parlour play --join MATCH --gateway ADDR"""
