@@ -85,3 +85,26 @@ async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, game):
     """Issue 12 item 2: every game and mode works in the terminal client."""
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         await asyncio.wait_for(play_through(address, game, *GAMES[game]), 600)
+
+
+@pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)
+async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(gateway):
+    """Issue 12 item 2: --watch mode shows the feed and the end, with no menu."""
+    async with GatewayClient(gateway) as client:
+        match = await client.create_match("tinycards", 2, seed=3)
+        table = await Table.watch(client, match.name)
+        bots = start_bots(gateway, match.name, 2, "greedy")
+        app = PlayApp(table)
+        try:
+            async with app.run_test(size=(140, 45)):
+                async with app.updated:
+                    await app.updated.wait_for(
+                        lambda: app.snapshot is not None
+                        and app.snapshot.progress.HasField("outcome")
+                    )
+                assert not app.query_one("#menu").display
+                assert "spectator" in app.title
+                status = str(app.query_one("#status").render())
+        finally:
+            bots.wait()
+    assert status.startswith("Game over.")
