@@ -25,7 +25,9 @@ def choose_room(state: pb.State, seat: int, action: pb.ChooseRoom) -> list[Emitt
     del state.revealed_rooms[:]
     state.room = action.room
     state.phase = pb.PHASE_DECLARE
-    chosen = pb.RoomChosen(seat=seat, room=action.room, discarded=others[0] if others else 0)
+    chosen = pb.RoomChosen(
+        seat=seat, room=action.room, discarded=others[0] if others else 0, revealed=state.revealed
+    )
     return [public(room_chosen=chosen)]
 
 

@@ -49,14 +49,23 @@ def set_up(state: pb.State) -> None:
         state.showings.add()
 
 
+def enough_rooms(state: pb.State) -> bool:
+    """Two Room cards are out: two Rooms, or one Room and Midnight or Dawn, which "are always
+    played with the other room drawn" (Special Cases, Midnight and Dawn)."""
+    rooms = len(state.revealed_rooms)
+    hours = sum(1 for c in state.revealed if c in (MIDNIGHT, DAWN))
+    return rooms >= 1 and rooms + hours >= 2
+
+
 def reveal_rooms(state: pb.State) -> list[Emitted]:
-    """Turn Room deck cards face up until two Rooms are out; the rest stay on the table.
+    """Turn Room deck cards face up until two Room cards are out (`enough_rooms`); Room Items,
+    Midnight and Dawn stay on the table.
 
     An empty Room deck is rebuilt by shuffling its discard pile (RULES.md: Room deck runs out).
     """
     events: list[Emitted] = []
     del state.revealed[:]
-    while len(state.revealed_rooms) < 2 and (state.room_deck or state.room_discard):
+    while not enough_rooms(state) and (state.room_deck or state.room_discard):
         if not state.room_deck:
             with state_rng(state) as rng:
                 rng.shuffle(state.room_discard)

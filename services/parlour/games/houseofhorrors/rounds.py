@@ -35,9 +35,7 @@ def after_encounter(state: pb.State) -> list[Emitted]:
 
 
 def after_tie(state: pb.State) -> list[Emitted]:
-    """After a tie: a new Butler fights again in the same Room (a tie at Dawn ends the game)."""
-    if state.final_round:
-        return finish(state, "the Dawn round ended in a tie")
+    """After a tie: a new Butler fights again in the same Room, at Dawn too (Special Cases)."""
     return _next_round(state, new_room=False)
 
 

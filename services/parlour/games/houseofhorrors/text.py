@@ -59,9 +59,14 @@ def describe_event(event: pb.Event) -> str:
             f"the {'Room' if e.room_deck else 'House of Horrors'} deck is rebuilt ({e.count} cards)"
         ),
         "room_chosen": lambda: f"seat {e.seat} chose {card_name(e.room)}"
-        + (f" and discarded {card_name(e.discarded)}" if e.discarded else ""),
+        + (f" and discarded {card_name(e.discarded)}" if e.discarded else "")
+        + (f" (revealed: {_cards(e.revealed)})" if e.revealed else ""),
         "battle_declared": lambda: f"seat {e.seat} declared {BATTLE_NAMES.get(e.battle, '?')}",
-        "played": lambda: f"seat {e.seat} played {card_name(e.card)} for {SIDE_NAMES[e.side]}",
+        "played": lambda: f"seat {e.seat} "
+        + ("took" if e.from_table else "played")
+        + f" {card_name(e.card)}"
+        + (" from the table" if e.from_table else "")
+        + f" for {SIDE_NAMES[e.side]}",
         "discarded": lambda: f"seat {e.seat} discarded {card_name(e.card)}",
         "turn_ended": lambda: f"seat {e.seat} ended the turn",
         "claim_rolled": lambda: f"seat {e.seat} rolled {e.roll} to claim with {card_name(e.card)}"

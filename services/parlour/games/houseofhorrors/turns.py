@@ -126,7 +126,8 @@ def take_room_item(state: pb.State, seat: int, action: pb.TakeRoomItem) -> list[
     remove_one(state.table, action.card, "NOT_ON_TABLE")
     showing = state.showings[seat]
     showing.items.append(action.card)
-    return [public(played=pb.CardPlayed(seat=seat, card=action.card, side=showing.side))]
+    played = pb.CardPlayed(seat=seat, card=action.card, side=showing.side, from_table=True)
+    return [public(played=played)]
 
 
 def discard(state: pb.State, seat: int, action: pb.DiscardCard) -> list[Emitted]:

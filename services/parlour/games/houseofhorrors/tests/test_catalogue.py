@@ -106,3 +106,21 @@ def test_catalogue_message_lists_every_card():
     assert (shadow.psychic.dice, shadow.strength.dice, shadow.terror.dice) == (2, 1, 1)
     stake = message.cards[by_name("Stake")[0] - 1]
     assert stake.claim.target == pb.CLAIM_TARGET_VAMPIRE and stake.side == pb.SIDE_MORTAL
+
+
+def test_item_texts_say_what_they_add_and_for_which_side():
+    """An Item adds its bonus to its player's total, with her Mortal or Horror or alone (FAQ:
+    "Can I play an item card alone? … Yes."), so no text gives it "to its Horror"; each text
+    names its bonus and, for a one-sided Item, the side (RULES.md: Items)."""
+    abilities = ("Psychic", "Strength", "Terror")
+    only = {pb.SIDE_MORTAL: "Mortals only", pb.SIDE_HORROR: "Horrors only"}
+    for info in CARDS[1:]:
+        if not info.is_item:
+            continue
+        assert "its Horror" not in info.text and "its Mortal" not in info.text, info.name
+        pairs = zip(abilities, info.bonus, strict=True)
+        each = [(f"+{b} {a}" in info.text) == (b > 0) for a, b in pairs]
+        to_all = len(set(info.bonus)) == 1 and f"+{info.bonus[0]} to all values" in info.text
+        assert all(each) or to_all, info.name
+        for side, words in only.items():
+            assert (words in info.text) == (info.side == side), info.name

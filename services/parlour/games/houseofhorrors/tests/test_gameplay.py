@@ -149,6 +149,16 @@ def test_discarding_replaces_playing_and_ends_the_turn():
     assert list(state.house_discard) == [ghoul]
 
 
+def test_a_turn_is_a_play_or_a_discard_never_a_bare_pass():
+    """ "Each player may play one Mortal or Horror card plus items. Instead of playing, a player
+    may discard one card": a player holding cards plays or discards; ending the turn unplayed is
+    refused (Rulebook: Gameplay; RULES.md: Passing)."""
+    state = position(3, hands={0: ["Werewolf", "Ghoul"]}, room="Kitchen", **PLAY)
+    legal = runtime.legal_actions(GAME, state, 0)
+    assert {a.WhichOneof("kind") for a in legal} == {"discard", "play_character"}
+    _refused(state, 0, "MUST_PLAY_OR_DISCARD", end_turn=pb.EndTurn())
+
+
 def test_no_discard_after_playing():
     """Discarding is instead of playing, not in addition (Rulebook: Gameplay)."""
     state = position(3, hands={0: ["Werewolf", "Ghoul"]}, room="Kitchen", **PLAY)

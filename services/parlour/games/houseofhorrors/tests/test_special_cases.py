@@ -96,17 +96,41 @@ def test_midnight_is_given_out_as_a_spoil():
     assert names(state.spoils[0].cards) == ["Midnight"] and not state.midnight
 
 
+@pytest.mark.parametrize("hour", ["Midnight", "Dawn"])
+def test_midnight_and_dawn_count_as_one_of_the_two_room_cards(hour):
+    """Midnight and Dawn "are always played with the other room drawn": each is one of the two
+    Room cards the Butler draws, so she plays in the one Room drawn with it, with no choice
+    (Rulebook: Special Cases, Midnight and Dawn; Gameplay)."""
+    state = position(3, reveal=["Rusty Chains", hour, "Kitchen", "Attic"])
+    assert names(state.revealed_rooms) == ["Kitchen"]
+    assert names(state.table) == ["Rusty Chains", hour]
+    assert names(state.room_deck[-1:]) == ["Attic"]
+    (only,) = runtime.legal_actions(GAME, state, 0)
+    state, events = act(state, 0, choose_room=only.choose_room)
+    assert names([state.room]) == ["Kitchen"] and not state.room_discard
+    assert events[0].event.room_chosen.discarded == 0
+
+
+def test_a_room_drawn_before_midnight_is_the_encounter_room():
+    """Midnight drawn after a Room also ends the draw: two Room cards are out (Rulebook:
+    Special Cases, Midnight and Dawn)."""
+    state = position(3, reveal=["Crypt", "Midnight", "Kitchen"])
+    assert names(state.revealed_rooms) == ["Crypt"] and state.midnight
+    assert names(state.room_deck[-1:]) == ["Kitchen"]
+
+
 def test_dawn_is_played_with_the_other_rooms_and_makes_the_final_round():
-    """Dawn is revealed with the Rooms; after its round the most hourglasses wins (Rulebook:
-    Winning the Game)."""
+    """Dawn is revealed with the Room it is played with; after its round the most hourglasses
+    wins (Rulebook: Special Cases, Midnight and Dawn; Winning the Game)."""
     state = position(
         3,
-        reveal=["Crypt", "Dawn", "Kitchen"],
+        reveal=["Dawn", "Kitchen", "Crypt"],
         hands={0: ["Werewolf"], 1: ["Ghost Hunter"]},
         spoils={1: ["Lich"], 2: ["Vampire"]},
     )
     assert state.final_round and names(state.table) == ["Dawn"]
-    state, _ = act(state, 0, choose_room=pb.ChooseRoom(room=state.revealed_rooms[1]))
+    assert names(state.revealed_rooms) == ["Kitchen"]
+    state, _ = act(state, 0, choose_room=pb.ChooseRoom(room=state.revealed_rooms[0]))
     state, _ = act(state, 0, declare_battle=pb.DeclareBattle(battle=pb.BATTLE_STRENGTH))
     state, events = play_round(state, {0: ["Werewolf"], 1: ["Ghost Hunter"]})
     assert names(state.spoils[0].cards) == ["Ghost Hunter", "Dawn"]  # 1 + 2 hourglasses
@@ -131,18 +155,32 @@ def test_most_hourglasses_wins():
     assert GAME.outcome(state).winners == (2,)
 
 
-def test_a_tie_at_dawn_ends_the_game():
-    """The Dawn round is the last, even when tied (Rulebook: Winning the Game; RULES.md: Tie at
-    Dawn)."""
-    state = position(
-        3, room="Kitchen", battle=pb.BATTLE_STRENGTH, table=["Dawn"], hands={0: ["Ghoul"]}
-    )
-    state, events = play_round(state, {})
-    assert resolved(events).winner == pb.SIDE_UNSPECIFIED
+def test_a_tie_at_dawn_replays_the_encounter():
+    """The tie procedure is unconditional ("the encounter takes place in the same room again!
+    … In the unlikely event the second round is a tie, follow the same procedure again"), at
+    Dawn too: the replay's winner takes the spoils of both rounds, Dawn among them, and then the
+    game ends (Rulebook: Special Cases, Encounter Ties; Winning the Game)."""
+    hands = {0: ["Werewolf", "Ghoul"], 1: ["Strongman", "Shotgun"], 2: ["Detective", "Vampire"]}
+    state = position(3, hands=hands, room="Kitchen", battle=pb.BATTLE_STRENGTH, table=["Dawn"])
+    room = state.room
+    state, events = play_round(state, {0: ["Werewolf"], 1: ["Strongman"]})
+    assert resolved(events).winner == pb.SIDE_UNSPECIFIED and "ended" not in kinds(events)
+    assert state.phase == pb.PHASE_DECLARE and state.butler == 1 and state.room == room
+    assert state.final_round and names(state.table) == ["Dawn"]
+    state, _ = act(state, 1, declare_battle=pb.DeclareBattle(battle=pb.BATTLE_STRENGTH))
+    state, events = play_round(state, {1: ["Shotgun"], 2: ["Vampire"], 0: ["Ghoul"]})
+    assert resolved(events).winner == pb.SIDE_HORROR
+    assert names(resolved(events).spoils) == ["Strongman", "Dawn"]
+    while state.phase == pb.PHASE_SPOILS:
+        leader = state.spoils_leader
+        state, more = runtime.apply(
+            GAME, state, leader, runtime.legal_actions(GAME, state, leader)[0]
+        )
+        events += more
     assert (
-        state.phase == pb.PHASE_OVER
-        and events[-1].event.ended.reason == "the Dawn round ended in a tie"
+        state.phase == pb.PHASE_OVER and events[-1].event.ended.reason == "the Dawn round is over"
     )
+    assert "Dawn" in names(state.spoils[0].cards) + names(state.spoils[2].cards)
 
 
 def test_a_tied_midnight_round_is_replayed_at_midnight():

@@ -100,6 +100,19 @@ def test_zero_value_and_empty_handed_players_get_no_spoils():
     assert list(result.eligible) == [0]  # Bleeding Walls has 0 Strength; seat 2 discarded
 
 
+def test_a_lone_item_counts_for_its_side_and_earns_spoils():
+    """An Item played alone is a card showing with a value: its bonus is its player's total, so
+    it can win the encounter and its player is eligible for spoils (Rulebook: The Spoils; FAQ;
+    RULES.md: Items)."""
+    state = position(
+        3, hands={0: ["Lantern"], 1: ["Strongman"]}, room="Kitchen", battle=pb.BATTLE_PSYCHIC
+    )
+    state, events = play_round(state, {0: [("Lantern", pb.SIDE_HORROR)], 1: ["Strongman"]})
+    result = resolved(events)
+    assert (result.horror_total, result.mortal_total) == (1, 0)
+    assert list(result.eligible) == [0] and names(state.spoils[0].cards) == ["Strongman"]
+
+
 def test_every_three_lanterns_raise_hand_size_by_one_up_to_ten():
     """Three lanterns in your spoils add one card to your hand size, at most 10 (Rulebook: The
     Spoils)."""
