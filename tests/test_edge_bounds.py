@@ -275,9 +275,15 @@ async def test_item12_public_errors_are_short_and_carry_a_correlation_id(stack, 
     errors); each carries a correlation id under which the log holds the detail."""
     client, _, _ = stack
     caplog.set_level(logging.DEBUG, logger="parlour.errors")
+    match, players = await seated(client)
+    huge_url = big_any(1, "type.googleapis.com/" + "x" * (1 << 20))
     for call in (
         client.stub.GetMatch(gw.GetMatchRequest(match="m" * 10_000)),
         client.stub.GetMatch(gw.GetMatchRequest(match="matches/" + "x" * 100)),
+        client.stub.SubmitAction(
+            gw.SubmitActionRequest(match=match.name, action=huge_url),
+            metadata=players[0].metadata,
+        ),
     ):
         error = await refused(call)
         assert len(error.details()) < 200 and "x" * 50 not in error.details()
