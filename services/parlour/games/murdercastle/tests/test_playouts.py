@@ -2,10 +2,11 @@
 "the first player to collect all of their evidence and move back to the Pharmacy"; issue 13
 item 1: no round safeguard, escapes and the endgame exercised).
 
-CI plays one seeded random game per seat count and mode with the cheap checks (ten per
-Automa level, one of them deep-checked); PARLOUR_PLAYOUTS
-raises the count (one game in twenty per seat count) and adds every deep check of the
-conformance suite (refusals, round trips, non-interference, replay) on one game in ten.
+By default (and with PARLOUR_PLAYOUTS at or below the conformance default of 1000) one
+seeded random game per seat count and mode is played with the cheap checks, ten per
+Automa level (one deep-checked); PARLOUR_PLAYOUTS=N above 1000 plays N/1000 per seat count
+and mode (ten times that per Automa level) and adds every deep check of the conformance
+suite (refusals, round trips, non-interference, replay) on one game in ten.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from parlour.games.murdercastle.rules import GAME
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-PLAYOUTS = int(os.environ.get("PARLOUR_PLAYOUTS", "0"))
-GAMES = max(1, PLAYOUTS // 20)
-DEEP = PLAYOUTS > 0
+PLAYOUTS = int(os.environ.get("PARLOUR_PLAYOUTS", "1000"))
+GAMES = max(1, PLAYOUTS // 1000)
+DEEP = PLAYOUTS > 1000
 
 
 @pytest.mark.parametrize("second_story", [False, True], ids=["standard", "2nd-story"])
