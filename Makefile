@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen demo up test check lint breaking bench bench-engines bench-bots web clean
+.PHONY: setup gen demo up test check lint breaking image-check bench bench-engines bench-bots web clean
 
 setup: $(STAMP) gen
 
@@ -31,8 +31,13 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/python tools/buf.py lint
 
+# the contracts against git BREAKING_AGAINST (default: where this branch left main)
 breaking: setup
-	$(BIN)/python tools/buf.py breaking
+	$(BIN)/python tools/buf.py breaking $(BREAKING_AGAINST)
+
+# deploy/Dockerfile's steps without a container engine, then every role from its runtime stage
+image-check: setup
+	$(BIN)/python tools/dockerfile_check.py
 
 check: lint test
 

@@ -1,6 +1,7 @@
 """Run the buf CLI (from the npm registry, installed under .venv) on the contracts.
 
-`python tools/buf.py lint` and `python tools/buf.py breaking` (against main).
+`python tools/buf.py lint`, and `python tools/buf.py breaking [REF]`: the working tree's
+protos against those of git REF (default: where this branch left main).
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,28 +32,55 @@ def buf_binary() -> Path:
     return binary
 
 
-def copy_deps() -> None:
+def copy_deps(root: Path = ROOT) -> None:
     """google/rpc/*.proto from the installed googleapis-common-protos, and
-    buf/validate/validate.proto printed from the installed protovalidate."""
+    buf/validate/validate.proto printed from the installed protovalidate, into
+    root/.venv/protodeps."""
     import google.rpc
     import validate_proto
 
-    target = DEPS / "google" / "rpc"
+    target = root / DEPS.relative_to(ROOT) / "google" / "rpc"
     target.mkdir(parents=True, exist_ok=True)
     for source in Path(next(iter(google.rpc.__path__))).glob("*.proto"):
         shutil.copy(source, target / source.name)
-    validate = DEPS / validate_proto.NAME
+    validate = root / DEPS.relative_to(ROOT) / validate_proto.NAME
     validate.parent.mkdir(parents=True, exist_ok=True)
     validate.write_text(validate_proto.source())
+
+
+def default_against() -> str:
+    """The commit this branch started from on main (main itself on main)."""
+    found = subprocess.run(
+        ["git", "merge-base", "HEAD", "main"], cwd=ROOT, capture_output=True, text=True
+    )
+    return found.stdout.strip() if found.returncode == 0 else "HEAD"
+
+
+def export_ref(ref: str, into: Path) -> None:
+    """buf.yaml and protos/ as they are at git `ref`, with the shared deps beside them."""
+    archive = subprocess.run(
+        ["git", "archive", ref, "buf.yaml", "protos"], cwd=ROOT, capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    copy_deps(into)
+
+
+def breaking(against: Path | str, tree: Path = ROOT) -> int:
+    """buf breaking of the workspace at `tree` against a workspace directory or a git ref."""
+    if isinstance(against, str):
+        with tempfile.TemporaryDirectory(prefix="parlour-buf-") as tmp:
+            export_ref(against, Path(tmp))
+            return breaking(Path(tmp), tree)
+    args = [str(buf_binary()), "breaking", "--against", str(against)]
+    return subprocess.run(args, cwd=tree).returncode
 
 
 def main() -> int:
     command = sys.argv[1:] or ["lint"]
     copy_deps()
-    args = [str(buf_binary()), *command]
-    if command[0] == "breaking" and len(command) == 1:
-        args += ["--against", ".git#branch=main"]
-    return subprocess.run(args, cwd=ROOT).returncode
+    if command[0] == "breaking":
+        return breaking(command[1] if len(command) > 1 else default_against())
+    return subprocess.run([str(buf_binary()), *command], cwd=ROOT).returncode
 
 
 if __name__ == "__main__":
