@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen demo up test check lint breaking image-check bench bench-engines bench-bots web clean
+.PHONY: setup gen demo up test check lint breaking image-check manifests bench bench-engines bench-bots web clean
 
 setup: $(STAMP) gen
 
@@ -34,6 +34,10 @@ lint: setup
 # the contracts against git BREAKING_AGAINST (default: where this branch left main)
 breaking: setup
 	$(BIN)/python tools/buf.py breaking $(BREAKING_AGAINST)
+
+# render deploy/k8s overlays, validate them offline, check every game is deployed
+manifests: setup
+	$(BIN)/python tools/k8s.py check
 
 # deploy/Dockerfile's steps without a container engine, then every role from its runtime stage
 image-check: setup

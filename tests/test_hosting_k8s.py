@@ -1,0 +1,188 @@
+"""Issue 10 item 2: the kustomize base and overlays render, validate against the Kubernetes
+schemas offline, serve every registered game, and carry the operational settings."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from parlour.engine.registry import playable_games
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import k8s  # noqa: E402
+
+OVERLAYS = ["dev", "prod"]
+DRAIN_SECONDS = 5  # parlour.rpc.serving.run_until_stopped's grace
+
+
+@pytest.fixture(scope="module", params=OVERLAYS)
+def rendered(request):
+    return request.param, k8s.render(k8s.OVERLAYS / request.param)
+
+
+def by_kind(objects, kind):
+    return {o["metadata"]["name"]: o for o in objects if o["kind"] == kind}
+
+
+def test_every_overlay_validates_and_serves_every_game():
+    """Item 2: generated files are current, every object validates (strict), every
+    registered game has a Deployment, Service, PDB, HPA and a gateway route."""
+    assert k8s.check() == []
+
+
+def test_a_registered_game_without_rules_deployment_fails():
+    """Item 2: CI fails when a registered game has no rules Deployment."""
+    issues = k8s.problems(k8s.OVERLAYS / "dev", ["isayholmes", "newgame"])
+    assert issues == [
+        "dev: game newgame has no Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, "
+        "Service, route"
+    ]
+
+
+def test_schema_validation_rejects_a_bad_object():
+    """Item 2: the offline validation is strict (a wrong type or unknown field fails)."""
+    bad = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}}
+    bad["spec"] = {"replicas": "two", "selector": {}, "template": {}, "surplus": 1}
+    assert len(k8s.validate([bad])) >= 1
+
+
+def test_adding_a_game_is_one_line(tmp_path):
+    """Item 2: one line in games.txt gives the game its Deployment, headless Service, PDB,
+    HPA and route (after `tools/k8s.py generate`)."""
+    tree = tmp_path / "k8s"
+    shutil.copytree(k8s.K8S, tree)
+    with (tree / "base" / "games.txt").open("a") as games:
+        games.write("newgame\n")
+    for path, text in k8s.generated(tree / "base").items():
+        path.write_text(text)
+    objects = k8s.render(tree / "overlays" / "prod")
+    served = k8s.served_games(objects)
+    assert served["newgame"] == {
+        "Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "route"
+    }  # fmt: skip
+    deployment = by_kind(objects, "Deployment")["rules-newgame"]
+    assert deployment["spec"]["template"]["spec"]["containers"][0]["args"] == [
+        "serve-rules",
+        "newgame",
+    ]
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl (kustomize) not installed")
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_render_equals_kustomize(overlay):
+    """Item 2: where kubectl is installed, its kustomize gives exactly the same objects."""
+    out = subprocess.run(
+        ["kubectl", "kustomize", str(k8s.OVERLAYS / overlay)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert k8s.render(k8s.OVERLAYS / overlay) == [d for d in yaml.safe_load_all(out.stdout) if d]
+
+
+def test_servers_are_locked_down_probed_and_drained(rendered):
+    """Item 2: non-root, read-only root filesystem, no privilege escalation, resources,
+    gRPC startup/readiness/liveness probes, preStop + grace covering the drain, scrape
+    annotations on the metrics port, a pinned image."""
+    _, objects = rendered
+    workloads = [
+        *by_kind(objects, "Deployment").values(),
+        *by_kind(objects, "StatefulSet").values(),
+    ]
+    for workload in workloads:
+        pod = workload["spec"]["template"]["spec"]
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert pod["securityContext"]["runAsUser"] > 0
+        for container in pod["containers"]:
+            security = container["securityContext"]
+            assert security["readOnlyRootFilesystem"] is True
+            assert security["allowPrivilegeEscalation"] is False
+            assert security["capabilities"]["drop"] == ["ALL"]
+            assert {"cpu", "memory"} <= set(container["resources"]["requests"])
+            assert not container["image"].endswith(":latest") and ":" in container["image"]
+    for deployment in by_kind(objects, "Deployment").values():
+        pod = deployment["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert container[probe]["grpc"]["port"] == 50051
+        pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
+        assert pod["terminationGracePeriodSeconds"] >= pre_stop + DRAIN_SECONDS
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        metrics_port = {p["name"]: p["containerPort"] for p in container["ports"]}["metrics"]
+        assert annotations["prometheus.io/scrape"] == "true"
+        assert annotations["prometheus.io/port"] == str(metrics_port)
+
+
+def test_every_deployment_has_pdb_and_cpu_hpa(rendered):
+    """Item 2: a PodDisruptionBudget and a CPU HorizontalPodAutoscaler per Deployment."""
+    _, objects = rendered
+    pdbs = by_kind(objects, "PodDisruptionBudget")
+    hpas = by_kind(objects, "HorizontalPodAutoscaler")
+    for name, deployment in by_kind(objects, "Deployment").items():
+        labels = deployment["spec"]["template"]["metadata"]["labels"]
+        selector = pdbs[name]["spec"]["selector"]["matchLabels"]
+        assert selector.items() <= labels.items()
+        assert hpas[name]["spec"]["scaleTargetRef"]["name"] == name
+        assert hpas[name]["spec"]["metrics"][0]["resource"]["name"] == "cpu"
+
+
+def test_rules_services_are_headless_and_reached_only_by_gateways(rendered):
+    """Item 2: headless rules Services (one address per replica); NetworkPolicy admits only
+    gateway pods to the rules gRPC port."""
+    _, objects = rendered
+    services = by_kind(objects, "Service")
+    for game in playable_games():
+        assert services[f"rules-{game.name}"]["spec"]["clusterIP"] == "None"
+    policy = by_kind(objects, "NetworkPolicy")["rules-from-gateways"]["spec"]
+    assert policy["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "rules"}
+    grpc_rule = next(
+        r for r in policy["ingress"] if {"port": "grpc", "protocol": "TCP"} in r["ports"]
+    )
+    assert grpc_rule["from"] == [
+        {"podSelector": {"matchLabels": {"app.kubernetes.io/component": "gateway"}}}
+    ]
+
+
+def test_dev_runs_redis_reached_only_by_servers():
+    """Item 2: dev has a Redis StatefulSet; only pods labelled as Redis clients (the gateway
+    and rules pods, nothing else) reach it; the URL comes from a generated Secret."""
+    objects = k8s.render(k8s.OVERLAYS / "dev")
+    assert "redis" in by_kind(objects, "StatefulSet")
+    policy = by_kind(objects, "NetworkPolicy")["redis-from-servers"]["spec"]
+    allowed = policy["ingress"][0]["from"][0]["podSelector"]["matchLabels"]
+    clients = [
+        d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
+        for d in by_kind(objects, "Deployment").values()
+        if allowed.items() <= d["spec"]["template"]["metadata"]["labels"].items()
+    ]
+    assert set(clients) == {"gateway", "rules"}
+    assert len(clients) == len(by_kind(objects, "Deployment"))
+    secret = next(s for s in by_kind(objects, "Secret").values())
+    gateway = by_kind(objects, "Deployment")["gateway"]["spec"]["template"]["spec"]
+    env = {e["name"]: e for e in gateway["containers"][0]["env"]}
+    assert (
+        env["PARLOUR_REDIS_URL"]["valueFrom"]["secretKeyRef"]["name"] == secret["metadata"]["name"]
+    )
+
+
+def test_prod_uses_an_external_redis_from_a_host_secret():
+    """Item 2: prod runs no Redis; servers read the URL from the host-made Secret."""
+    objects = k8s.render(k8s.OVERLAYS / "prod")
+    assert "StatefulSet" not in {o["kind"] for o in objects}
+    assert "Secret" not in {o["kind"] for o in objects}
+    for deployment in by_kind(objects, "Deployment").values():
+        env = {e["name"]: e for e in deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
+        assert env["PARLOUR_REDIS_URL"]["valueFrom"]["secretKeyRef"]["name"] == "parlour-redis"
+
+
+def test_settings_come_from_a_configmap(rendered):
+    """Item 2: every server reads its settings from the (content-hashed) settings ConfigMap."""
+    _, objects = rendered
+    settings = next(n for n in by_kind(objects, "ConfigMap") if n.startswith("parlour-settings-"))
+    for deployment in by_kind(objects, "Deployment").values():
+        refs = deployment["spec"]["template"]["spec"]["containers"][0]["envFrom"]
+        assert {"configMapRef": {"name": settings}} in refs
