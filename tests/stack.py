@@ -27,6 +27,7 @@ async def running_stack(
     gateway = await Gateway(
         GatewayConfig(redis_url=redis_url, rules=routes, **gateway_options)
     ).start()
+    gateway.rules_stores = [store for _, _, store in started]
     try:
         yield f"127.0.0.1:{gateway.port}", gateway
     finally:

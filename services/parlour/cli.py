@@ -74,6 +74,12 @@ def cmd_demo(args: argparse.Namespace) -> None:
     sys.exit(run_demo(args.games or [g.name for g in playable_games()], args.seed, args.lines))
 
 
+def cmd_match(args: argparse.Namespace) -> None:
+    from parlour.store.admin import run
+
+    run(args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> None:
     from parlour.engine.simulate import simulate
 
@@ -182,6 +188,16 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_serve_rules)
     p = sub.add_parser("serve-gateway", help="serve the gateway")
     p.set_defaults(run=cmd_serve_gateway)
+    p = sub.add_parser("match", help="host operations on stored matches (delete, show)")
+    p.add_argument("--redis-url", default=None, help="default: PARLOUR_REDIS_URL")
+    actions = p.add_subparsers(dest="match_command", required=True)
+    actions.add_parser("delete", help="remove matches and every key of them now").add_argument(
+        "matches", nargs="+", metavar="MATCH"
+    )
+    actions.add_parser("show", help="a stored match's game, status and expiry").add_argument(
+        "match", metavar="MATCH"
+    )
+    p.set_defaults(run=cmd_match)
     p = sub.add_parser("simulate", help="play random games in-process and report speed")
     p.add_argument("game")
     p.add_argument("--matches", type=int, default=100)

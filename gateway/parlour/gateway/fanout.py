@@ -1,7 +1,8 @@
 """Fan out each match's event stream to this gateway's subscribers, each filtered for its viewer.
 
-One reader task per gateway reads every subscribed match's Redis stream and
-hands each entry to each of that match's subscribers' bounded queues. A
+One reader task (on a Redis Cluster, one per hash slot in use) reads the
+subscribed matches' streams and hands each entry to each of that match's
+subscribers' bounded queues. A
 subscriber tracks the last sequence it has passed and fills any gap from
 Redis history, so joining late, resuming, or overflowing its queue (a slow
 reader) never loses or repeats an event and never holds up other subscribers.
@@ -16,10 +17,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
+import redis.asyncio as aioredis
 
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError
 from parlour.store import keys
+from parlour.store.connection import is_cluster
 from parlour.store.matchstore import MatchStore, StoredEvent, parse_entry
 
 log = logging.getLogger("parlour.gateway.fanout")
@@ -152,13 +155,99 @@ class MatchFeed:
         self.subscribers: set[Subscription] = set()
 
 
-class EventHub:
-    """Every match feed of this gateway, read by one task with one multi-stream XREAD.
+class StreamReader:
+    """Reads a group of feeds with one blocking multi-stream XREAD on a dedicated connection;
+    CLIENT UNBLOCK, sent on the same server, makes it re-read with newly added feeds.
 
-    The reader blocks on one dedicated connection for all feeds at once; adding
-    a feed unblocks it (CLIENT UNBLOCK) so the next read includes the new
-    stream. `max_block_ms` bounds how long a read started just before an
-    unblock can miss a new feed.
+    On standalone or Sentinel Redis one reader reads every feed. On a Cluster a multi-key
+    command must stay in one hash slot, so each slot with subscribed feeds gets its own
+    reader, connected to the node that serves the slot; it stops once its slot has no
+    feeds left for `idle_seconds`.
+    """
+
+    def __init__(self, hub: EventHub, group: str, open_clients, idle_seconds: float | None):
+        self.hub = hub
+        self.group = group
+        self.node = ""
+        self._open = open_clients
+        self._idle = idle_seconds
+        self._control = None
+        self._wake = asyncio.Event()
+        self._reader_id: int | None = None
+        self.task: asyncio.Task | None = None
+
+    def ensure_running(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._read_forever())
+
+    async def interrupt(self) -> None:
+        """Make a blocked XREAD return now (it then re-reads with the current feeds)."""
+        self._wake.set()
+        if self._reader_id is not None and self._control is not None:
+            with contextlib.suppress(Exception):
+                await self._control.client_unblock(self._reader_id)
+
+    async def _read_forever(self) -> None:
+        idle = False
+        while not self.hub.closing and not idle:
+            connection, self._control, self.node = self._open()
+            try:
+                self._reader_id = await connection.client_id()
+                idle = await self._read_with(connection)
+            except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
+                log.warning("event read failed", extra={"error": str(error), "node": self.node})
+                await asyncio.sleep(0.5)
+            finally:
+                self._reader_id = None
+                await connection.aclose()
+                if self._control is not self.hub.store.redis:
+                    await self._control.connection_pool.disconnect()
+                self._control = None
+
+    async def _read_with(self, connection) -> bool:
+        """Read until closing (False) or, with an idle limit, no feeds for that long (True)."""
+        hub = self.hub
+        while not hub.closing:
+            feeds = hub.feeds_in(self.group)
+            if not feeds:
+                self._wake.clear()
+                try:
+                    async with asyncio.timeout(self._idle):
+                        await self._wake.wait()
+                except TimeoutError:
+                    if not hub.feeds_in(self.group):
+                        return True
+                continue
+            streams = {keys.events(m): f"{f.cursor}-0" for m, f in feeds.items()}
+            reply = await connection.xread(streams, count=512, block=hub.max_block_ms)
+            for key, entries in reply or ():
+                feed = hub.feeds.get(keys.match_of(key.decode()))
+                if feed is None:
+                    continue
+                for entry_id, fields in entries:
+                    event = parse_entry(entry_id, fields)
+                    feed.cursor = event.sequence
+                    for subscriber in list(feed.subscribers):
+                        subscriber.offer(event)
+        return False
+
+    async def close(self) -> None:
+        """Unblock the reader and let it close its connection itself (cancelling a blocked
+        redis-py read can stall closing the connection)."""
+        if self.task is None or self.task.done():
+            return
+        await self.interrupt()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.task), 2)
+        except TimeoutError:
+            self.task.cancel()
+
+
+class EventHub:
+    """Every match feed of this gateway, read by blocking XREADs (see StreamReader).
+
+    `max_block_ms` bounds how long a read started just before an unblock can
+    miss a new feed, and how soon a Cluster reader notices that its slot moved.
     """
 
     def __init__(self, store: MatchStore, queue_size: int = 1024, max_block_ms: int = 250) -> None:
@@ -166,10 +255,9 @@ class EventHub:
         self.queue_size = queue_size
         self.max_block_ms = max_block_ms
         self.feeds: dict[str, MatchFeed] = {}
-        self._wake = asyncio.Event()
-        self._reader_id: int | None = None
-        self._reader: asyncio.Task | None = None
-        self._closing = False
+        self.readers: dict[str, StreamReader] = {}
+        self.closing = False
+        self._cluster = is_cluster(store.redis)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):
@@ -201,7 +289,7 @@ class EventHub:
         feed = self.feeds.get(match)
         if feed is None:
             feed = self.feeds.setdefault(match, MatchFeed(last))
-            await self._include_new_feed()
+            await self._include_new_feed(match)
         feed.subscribers.add(subscription)
         try:
             yield subscription
@@ -210,57 +298,47 @@ class EventHub:
             if not feed.subscribers and self.feeds.get(match) is feed:
                 del self.feeds[match]
 
-    async def _include_new_feed(self) -> None:
-        if self._reader is None or self._reader.done():
-            self._reader = asyncio.create_task(self._read_forever())
-        await self._interrupt_read()
+    def group_of(self, match: str) -> str:
+        """Which reader reads the match's stream: '' for all, on a Cluster its hash slot."""
+        return str(self.store.redis.keyslot(keys.events(match))) if self._cluster else ""
 
-    async def _interrupt_read(self) -> None:
-        """Make a blocked XREAD return now (it then re-reads with the current feeds)."""
-        self._wake.set()
-        if self._reader_id is not None:
-            with contextlib.suppress(Exception):
-                await self.store.redis.client_unblock(self._reader_id)
+    def feeds_in(self, group: str) -> dict[str, MatchFeed]:
+        """The feeds one reader reads."""
+        if not self._cluster:
+            return self.feeds
+        return {m: f for m, f in self.feeds.items() if self.group_of(m) == group}
 
-    async def _read_forever(self) -> None:
-        while not self._closing:
-            connection = self.store.redis.client()
-            try:
-                self._reader_id = await connection.client_id()
-                await self._read_with(connection)
-            except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
-                log.warning("event read failed", extra={"error": str(error)})
-                await asyncio.sleep(0.5)
-            finally:
-                self._reader_id = None
-                await connection.aclose()
+    async def _include_new_feed(self, match: str) -> None:
+        group = self.group_of(match)
+        reader = self.readers.get(group)
+        if reader is None:
+            if self._cluster:
+                await self.store.redis.initialize()
+            reader = self.readers[group] = self._reader_for(group, keys.events(match))
+        reader.ensure_running()
+        await reader.interrupt()
 
-    async def _read_with(self, connection) -> None:
-        while not self._closing:
-            if not self.feeds:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            streams = {keys.events(m): f"{f.cursor}-0" for m, f in self.feeds.items()}
-            reply = await connection.xread(streams, count=512, block=self.max_block_ms)
-            for key, entries in reply or ():
-                feed = self.feeds.get(keys.match_of(key.decode()))
-                if feed is None:
-                    continue
-                for entry_id, fields in entries:
-                    event = parse_entry(entry_id, fields)
-                    feed.cursor = event.sequence
-                    for subscriber in list(feed.subscribers):
-                        subscriber.offer(event)
+    def _reader_for(self, group: str, sample_key: str) -> StreamReader:
+        store = self.store
+        if not self._cluster:
+            return StreamReader(
+                self, group, lambda: (store.redis.client(), store.redis, ""), idle_seconds=None
+            )
+
+        def on_slot_node():
+            node = store.redis.get_node_from_key(sample_key)
+            client = aioredis.Redis(
+                connection_pool=aioredis.ConnectionPool(
+                    connection_class=node.connection_class,
+                    **node.connection_kwargs,  # the node's host, port and credentials
+                )
+            )
+            return client.client(), client, node.name
+
+        return StreamReader(self, group, on_slot_node, idle_seconds=5.0)
 
     async def close(self) -> None:
-        """Stop reading: unblock the reader and let it close its connection itself
-        (cancelling a blocked redis-py read can stall closing the connection)."""
-        self._closing = True
-        if self._reader is None:
-            return
-        await self._interrupt_read()
-        try:
-            await asyncio.wait_for(asyncio.shield(self._reader), 2)
-        except TimeoutError:
-            self._reader.cancel()
+        """Stop every reader."""
+        self.closing = True
+        for reader in list(self.readers.values()):
+            await reader.close()

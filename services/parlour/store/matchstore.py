@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from importlib import resources
 
 import redis.asyncio as aioredis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.exceptions import NoScriptError
 
-from parlour.store import keys
+from parlour.store import connection, keys
+from parlour.store.retention import Retention
 
 EVERYONE = b"*"
 
@@ -75,6 +74,7 @@ class _Commit:
     args: list
     keys: list[str]
     future: asyncio.Future
+    retention: tuple[list[str], list]
 
 
 def record_key(request_id: str) -> bytes:
@@ -87,8 +87,20 @@ def _script(name: str) -> str:
     return resources.files("parlour.store").joinpath(name).read_text()
 
 
+# retention.lua: the first keys hold the match itself (meta, state, events) and take the
+# finished retention whole; the rest (request records) may be due sooner and keep that
+WHOLE_MATCH_KEYS = 3
+
+
+def retained_keys(match: str) -> list[str]:
+    """The match's keys for retention.lua: meta, state and events first, then the rest."""
+    whole = [keys.meta(match), keys.state(match), keys.events(match)]
+    return whole + [k for k in keys.all_for(match) if k not in whole]
+
+
 class MatchStore:
-    """One Redis connection pool plus the match scripts; commits share pipelined round trips."""
+    """One Redis client (standalone, Sentinel or Cluster) plus the match scripts; commits
+    share pipelined round trips; every write keeps the match's retention."""
 
     def __init__(
         self,
@@ -96,39 +108,48 @@ class MatchStore:
         *,
         max_events: int = 0,
         finished_request_ttl: int = 3600,
+        retention: Retention | None = None,
     ) -> None:
         self.redis = client
         self.max_events = max_events
         self.finished_request_ttl = finished_request_ttl
+        self.retention = retention or Retention()
         self._commit_src = _script("commit.lua")
+        self._retention_src = _script("retention.lua")
         self._create = client.register_script(_script("create.lua"))
         self._seat = client.register_script(_script("seat.lua"))
+        self._keep = client.register_script(self._retention_src)
         self._commit_sha: str | None = None
+        self._retention_sha: str | None = None
+        self._cluster = connection.is_cluster(client)
         self._queue: list[_Commit] = []
         self._flusher: asyncio.Task | None = None
 
     @classmethod
     def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
-        """A store on the Redis server at `url`; commands time out after `timeout` seconds.
+        """A store on the Redis at `url` (see parlour.store.connection for the forms);
+        commands time out after `timeout` seconds. Retention defaults to the environment's.
 
         A command that meets a connection broken since its last use (Redis restarted) is
         sent once more on a fresh one; every script is idempotent, so this is safe."""
-        client = aioredis.from_url(
-            url,
-            max_connections=512,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 1),
-            retry_on_error=[RedisConnectionError],
-        )
-        return cls(client, **kwargs)
+        kwargs.setdefault("retention", Retention.from_env())
+        return cls(connection.connect(url, timeout), **kwargs)
 
     async def close(self) -> None:
-        """Close the connection pool."""
+        """Close the connection pool (and, through Sentinel, the sentinels' connections)."""
+        pool = getattr(self.redis, "connection_pool", None)
         await self.redis.aclose()
+        if isinstance(pool, SentinelConnectionPool):
+            for sentinel in pool.sentinel_manager.sentinels:
+                await sentinel.aclose()
 
     async def ping(self) -> bool:
-        """Whether Redis answers."""
+        """Whether Redis answers. Through Sentinel it also asks which server is primary now,
+        dropping idle connections to a demoted one (the servers' storage check does this
+        every second, so reads follow a fail-over within about a second)."""
+        pool = getattr(self.redis, "connection_pool", None)
+        if isinstance(pool, SentinelConnectionPool):
+            await pool.get_master_address()
         return bool(await self.redis.ping())
 
     # -- matches ----------------------------------------------------------
@@ -139,7 +160,24 @@ class MatchStore:
         False if the match exists."""
         flat = [x for kv in (meta or {}).items() for x in kv]
         args = [len(meta or ()), *flat, "v", 1, "q", 0, "s", state, "p", progress]
-        return bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
+        created = bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
+        if created:
+            await self.keep(match)
+        return created
+
+    async def keep(self, match: str) -> int:
+        """Activity on the match: push its expiry out by the abandoned-match time (no change
+        once finished); returns the seconds applied, -1 for none."""
+        return int(await self._keep(keys=retained_keys(match), args=self._retention_args(False)))
+
+    def _retention_args(self, finishing: bool) -> list:
+        r = self.retention
+        finishing_flag = "1" if finishing else "0"
+        return [r.abandoned_seconds, r.finished_seconds, finishing_flag, WHOLE_MATCH_KEYS]
+
+    async def delete(self, match: str) -> bool:
+        """Remove every key of the match now (a host's decision); False if nothing was there."""
+        return bool(await self.redis.delete(*keys.all_for(match)))
 
     async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes | None]:
         """Metadata and stored MatchProgress bytes in one round trip; MatchNotFound if no match."""
@@ -170,12 +208,18 @@ class MatchStore:
     ) -> list[int]:
         """Take a seat (-1: lowest free); returns [seat] or a negative code (see seat.lua)."""
         args = ["take", seat, token_hash, name, request_id, fingerprint]
-        return [int(x) for x in await self._seat(keys=[keys.meta(match)], args=args)]
+        taken = [int(x) for x in await self._seat(keys=[keys.meta(match)], args=args)]
+        if taken[0] >= 0:
+            await self.keep(match)
+        return taken
 
     async def leave_seat(self, match: str, token_hash: str) -> int:
         """Free the seat a token holds and announce the revocation; the seat, or -1."""
         args = ["leave", token_hash, keys.REVOKED]
-        return int((await self._seat(keys=[keys.meta(match)], args=args))[0])
+        left = int((await self._seat(keys=[keys.meta(match)], args=args))[0])
+        if left >= 0:
+            await self.keep(match)
+        return left
 
     async def seat_of(self, match: str, token_hash: str) -> int | None:
         """The seat a token holds now, or None once revoked."""
@@ -224,7 +268,8 @@ class MatchStore:
             keys.meta(match),
         ]
         future = asyncio.get_running_loop().create_future()
-        self._queue.append(_Commit(args, match_keys, future))
+        kept = retained_keys(match), self._retention_args(status == "finished")
+        self._queue.append(_Commit(args, match_keys, future, kept))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         reply = await future
@@ -255,16 +300,31 @@ class MatchStore:
                     item.future.set_result(reply)
 
     async def _run_batch(self, batch: list[_Commit]) -> list:
-        if self._commit_sha is None:
+        """Each commit, then its retention (in the same pipelined round trip)."""
+        if self._commit_sha is None or self._retention_sha is None:
             self._commit_sha = await self.redis.script_load(self._commit_src)
-        pipe = self.redis.pipeline(transaction=False)
-        for item in batch:
-            pipe.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
-        replies = await pipe.execute(raise_on_error=False)
+            self._retention_sha = await self.redis.script_load(self._retention_src)
+        if self._cluster:
+            replies = await asyncio.gather(*map(self._run_one, batch), return_exceptions=True)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for item in batch:
+                pipe.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
+                kept_keys, kept_args = item.retention
+                pipe.evalsha(self._retention_sha, len(kept_keys), *kept_keys, *kept_args)
+            replies = (await pipe.execute(raise_on_error=False))[::2]
         if any(isinstance(r, NoScriptError) for r in replies):
             self._commit_sha = None
             return await self._run_batch(batch)
         return replies
+
+    async def _run_one(self, item: _Commit):
+        """One commit and then its retention (a Cluster pipeline may not carry scripts; the
+        batch's commits still go out together, each to its match's node)."""
+        reply = await self.redis.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
+        kept_keys, kept_args = item.retention
+        await self.redis.evalsha(self._retention_sha, len(kept_keys), *kept_keys, *kept_args)
+        return reply
 
     # -- events ----------------------------------------------------------------
     async def events_after(

@@ -1,0 +1,94 @@
+"""Measure what one match costs in Redis, per game, for sizing (deploy/README.md).
+
+    python tools/redis_sizing.py [--matches 3] [GAME …]
+
+Runs a local stack (real processes, an embedded Valkey), plays random bot matches through
+the gateway, and sums MEMORY USAGE over every key of each match: just created with every
+seat taken (a live match before play), finished (with its request records, kept an hour
+for late retries) and finished once the request records expired (what the finished
+retention keeps). Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+
+import redis.asyncio as aioredis
+
+from parlour.client import GatewayClient
+from parlour.client.bots import play_random_match
+from parlour.engine.registry import get_game, playable_games
+from parlour.launcher import LocalStack
+from parlour.store import keys
+
+
+async def match_bytes(redis, match: str, only: list[str] | None = None) -> int:
+    """Bytes Redis reports for the match's keys (all of them, or `only`)."""
+    total = 0
+    for key in only or keys.all_for(match):
+        total += await redis.memory_usage(key, samples=0) or 0
+    return total
+
+
+async def measure(address: str, redis_url: str, game: str, matches: int) -> dict[str, float]:
+    redis = aioredis.from_url(redis_url)
+    seats = get_game(game).min_seats
+    created, finished, kept, actions, events = [], [], [], [], []
+    try:
+        async with GatewayClient(address) as client:
+            for seed in range(matches):
+                probe = await client.create_match(game, seats, seed=seed)
+                for seat in range(seats):
+                    await client.join(probe.name, f"p{seat}", seat=seat)
+                created.append(await match_bytes(redis, probe.name.removeprefix("matches/")))
+                report = await play_random_match(client, game, seats, seed=seed)
+                match = report.match.name.removeprefix("matches/")
+                finished.append(await match_bytes(redis, match))
+                whole = [keys.meta(match), keys.state(match), keys.events(match)]
+                kept.append(await match_bytes(redis, match, whole))
+                actions.append(report.actions)
+                events.append(report.progress.last_sequence)
+    finally:
+        await redis.aclose()
+    mean = statistics.mean
+    return {
+        "seats": seats,
+        "actions": mean(actions),
+        "events": mean(events),
+        "created": mean(created),
+        "finished": mean(finished),
+        "kept": mean(kept),
+    }
+
+
+async def main_async(games: list[str], matches: int) -> None:
+    with LocalStack(games) as stack:
+        rows = {
+            game: await measure(stack.address, stack.redis_url, game, matches) for game in games
+        }
+    print(
+        "| game | seats | actions | events | live, seated, before play | finished | "
+        "finished, after request records expire |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game, r in rows.items():
+        print(
+            f"| {game} | {r['seats']} | {r['actions']:.0f} | {r['events']:.0f} | "
+            f"{r['created'] / 1024:.1f} KiB | {r['finished'] / 1024:.1f} KiB | "
+            f"{r['kept'] / 1024:.1f} KiB |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*")
+    parser.add_argument("--matches", type=int, default=3)
+    options = parser.parse_args()
+    games = options.games or [g.name for g in playable_games()]
+    asyncio.run(main_async(games, options.matches))
+
+
+if __name__ == "__main__":
+    main()
