@@ -3,6 +3,7 @@ a wire-breaking change (it used to fail always: the compared tree had no google/
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import sys
@@ -12,7 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import buf  # noqa: E402
+# loaded by path: a top-level `buf` package (protovalidate's generated code) may be imported
+_spec = importlib.util.spec_from_file_location("buf_tool", ROOT / "tools" / "buf.py")
+buf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(buf)
 
 pytestmark = pytest.mark.xdist_group("buf")
 
