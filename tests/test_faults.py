@@ -116,6 +116,7 @@ async def test_redis_down_is_unavailable_then_recovers():
                 assert err.value.code() == grpc.StatusCode.UNAVAILABLE
                 redis.start()
                 wait_for_status(rules_address, health_pb2.HealthCheckResponse.SERVING)
+                wait_for_status(stack.address, health_pb2.HealthCheckResponse.SERVING)
                 nxt = (await players[1].actions()).actions[0]
                 response = await submit_with_retry(players[1], nxt, "after")
                 assert response.result.progress.version == 3
