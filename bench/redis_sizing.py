@@ -1,6 +1,6 @@
 """Measure what one match costs in Redis, per game, for sizing (deploy/README.md).
 
-    python tools/redis_sizing.py [--matches 3] [GAME …]
+    python -m bench.redis_sizing [--matches 3] [GAME …]
 
 Runs a local stack (real processes, an embedded Valkey), plays random bot matches through
 the gateway, and sums MEMORY USAGE over every key of each match: just created with every
