@@ -24,7 +24,12 @@ demo: setup
 up: setup
 	$(BIN)/parlour up
 
-test: setup
+# buf from the npm registry, installed once before the tests run in parallel
+BUF := $(VENV)/buf/node_modules/.bin/buf
+$(BUF): $(STAMP)
+	$(BIN)/python tools/buf.py --version
+
+test: setup $(BUF)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 
 lint: setup
