@@ -24,6 +24,7 @@ pytestmark = pytest.mark.xdist_group("retention")
 GAME = "tinycards"
 SEEDS = range(10)
 META = {"game": GAME, "seats": "2"}
+TOLERANCE = 8 * 1024  # bytes; ten finished matches hold about ten times that
 
 
 @pytest.fixture
@@ -83,11 +84,23 @@ async def test_finished_matches_expire_and_memory_returns_to_baseline(own_redis,
                 held, stored = await used_memory(redis), await redis.dbsize()
                 await wait_until(lambda: _empty(redis), "finished matches to expire")
                 await wait_until(lambda: _freed(redis), "Redis to free the expired keys")
-                after = await used_memory(redis)
+                # transient allocations (a blocked read, a reply in flight) come and go:
+                # wait until the data memory is back, or fail with what it stayed at
+                readings: list[int] = []
+
+                async def back_at_baseline() -> bool:
+                    readings.append(await used_memory(redis))
+                    return readings[-1] <= baseline + TOLERANCE
+
+                try:
+                    await wait_until(back_at_baseline, "memory back at the baseline", 30)
+                except AssertionError:
+                    pass
+                after = min(readings)
     finally:
         await redis.aclose()
-    assert stored > 0 and held > baseline + 8 * 1024  # finished matches were really held
-    assert after <= baseline + 8 * 1024, (baseline, held, after)
+    assert stored > 0 and held > baseline + TOLERANCE  # finished matches were really held
+    assert after <= baseline + TOLERANCE, (baseline, held, after)
 
 
 async def _empty(redis) -> bool:
