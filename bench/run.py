@@ -25,7 +25,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import floors, loadgen, profile
+from bench import bgio, floors, loadgen, profile
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -88,6 +88,7 @@ class Bench:
             },
         }
         self.finished: list[str] = []
+        self.peer: bgio.PeerServer | None = None
 
     # -- floors ----------------------------------------------------------------------
     async def run_floors(self, redis_url: str, redis_pid: int) -> dict:
@@ -124,16 +125,16 @@ class Bench:
 
     async def run_stack(self, stack: LocalStack, client: GatewayClient) -> dict:
         pids = self.stack_pids(stack)
-        out: dict = {}
         offset = 0
         # Warm-up: open the gateway's ActStream link, fill caches, load scripts.
         warm = await loadgen.prepare(client, 8, parallel=8)
         for i, m in enumerate(warm):
             rec = loadgen.Recorder(0, 0)
             await loadgen.DRIVERS["unary" if i % 2 else "play"](client, m, rec)
-        for path in ("unary", "play"):
-            out[path] = {}
-            for level in self.levels:
+        out = {"unary": {}, "play": {}}
+        self.results["peer"] = {}
+        for level in self.levels:  # interleaved: unary, Play, then the peer, level by level
+            for path in ("unary", "play"):
                 began = time.perf_counter()
                 pool = await loadgen.prepare(client, self.pool_size(level), offset=offset)
                 offset += len(pool)
@@ -156,7 +157,18 @@ class Bench:
                     f"{'  ERRORS ' + str(result['errors']) if result['errors'] else ''}"
                     f"{'  (pool ran dry)' if result['pool_ran_dry'] else ''}"
                 )
+            if self.peer is not None:
+                self.results["peer"][str(level)] = await self.run_peer(level)
         return out
+
+    async def run_peer(self, level: int) -> dict:
+        result = await bgio.run_level(self.peer, level, self.warmup, self.duration)
+        log(
+            f"  peer  c={level:<3d} {result['actions_per_s']:8.0f} moves/s   "
+            f"delivery p50 {result['delivery']['p50_ms']:.2f} "
+            f"p99 {result['delivery']['p99_ms']:.2f} ms (boardgame.io {bgio.VERSION})"
+        )
+        return result
 
     @staticmethod
     def stack_pids(stack: LocalStack) -> dict[str, int]:
@@ -264,28 +276,37 @@ class Bench:
         log("starting the stack (Redis, tinycards rules service, gateway as processes)...")
         # one load generator is one peer: the per-peer quotas (issue 9 item 13) are off
         unlimited = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
-        with LocalStack([loadgen.GAME], env=unlimited) as stack:
-            r = aioredis.from_url(stack.redis_url)
-            try:
-                log("floors:")
-                self.results["floors"] = await self.run_floors(
-                    stack.redis_url, stack.redis.process.pid
-                )
-                async with GatewayClient(stack.address) as client:
-                    log("parlour (gateway -> rules -> Redis, every seat subscribed):")
-                    self.results["parlour"] = await self.run_stack(stack, client)
-                    log("memory per finished match:")
-                    self.results["memory"] = await self.memory(r, client)
-                    self.results["durability"] = await self.check_durable(r)
-                    if self.args.profile:
-                        log("profiling Play at the top level:")
-                        self.results["profile"] = await self.profile(stack, client)
-            finally:
-                await r.aclose()
+        if not self.args.no_peer:
+            bgio.ensure_installed()
+            self.peer = bgio.PeerServer.start()
+        try:
+            with LocalStack([loadgen.GAME], env=unlimited) as stack:
+                await self.run_all(stack)
+        finally:
+            if self.peer is not None:
+                self.peer.stop()
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["ratios"] = ratios(self.results, self.levels)
+        self.results["vs_peer"] = peer_ratios(self.results, self.levels)
         self.results["elapsed_s"] = round(time.perf_counter() - started, 1)
         return self.results
+
+    async def run_all(self, stack: LocalStack) -> None:
+        r = aioredis.from_url(stack.redis_url)
+        try:
+            log("floors:")
+            self.results["floors"] = await self.run_floors(stack.redis_url, stack.redis.process.pid)
+            async with GatewayClient(stack.address) as client:
+                log("parlour (gateway -> rules -> Redis, every seat subscribed):")
+                self.results["parlour"] = await self.run_stack(stack, client)
+                log("memory per finished match:")
+                self.results["memory"] = await self.memory(r, client)
+                self.results["durability"] = await self.check_durable(r)
+                if self.args.profile:
+                    log("profiling Play at the top level:")
+                    self.results["profile"] = await self.profile(stack, client)
+        finally:
+            await r.aclose()
 
 
 def ratios(results: dict, levels: list[int]) -> dict:
@@ -321,6 +342,70 @@ def ratios(results: dict, levels: list[int]) -> dict:
             and ours["ack"]["p99_ms"] <= floor["p99_ms"],
         }
     return out
+
+
+PARLOUR_SERVERS = ("gateway", "rules:", "redis")
+
+
+def server_cpu_us(cpu: dict) -> float:
+    """CPU µs per action of parlour's server side: gateway + rules services + Redis."""
+    return sum(v["cpu_us_per_op"] for k, v in cpu.items() if k.startswith(PARLOUR_SERVERS))
+
+
+def peer_ratios(results: dict, levels: list[int]) -> dict:
+    """Per path and level: parlour ÷ boardgame.io for actions/s and server CPU µs per action."""
+    peer = results.get("peer") or {}
+    out: dict = {}
+    for path, by_level in results["parlour"].items():
+        out[path] = {}
+        for level in levels:
+            theirs = peer.get(str(level))
+            if not theirs:
+                continue
+            ours = by_level[str(level)]
+            our_cpu = server_cpu_us(ours["cpu"])
+            their_cpu = theirs["cpu"]["peer_server"]["cpu_us_per_op"]
+            out[path][str(level)] = {
+                "actions_per_s_x": round(ours["actions_per_s"] / theirs["actions_per_s"], 2)
+                if theirs["actions_per_s"]
+                else None,
+                "server_cpu_us": round(our_cpu, 1),
+                "peer_server_cpu_us": their_cpu,
+                "server_cpu_x": round(our_cpu / their_cpu, 2) if their_cpu else None,
+                "client_cpu_us": ours["cpu"].get("bench", {}).get("cpu_us_per_op"),
+                "peer_client_cpu_us": theirs["cpu"]["peer_client"]["cpu_us_per_op"],
+            }
+    return out
+
+
+def peer_table(results: dict) -> list[str]:
+    """The peer's rows and the parlour/peer ratios, one line per level."""
+    if not results.get("peer"):
+        return []
+    lines = [
+        "",
+        f"peer: boardgame.io {bgio.VERSION} (Node, in-memory, socket.io, counter move; ms; "
+        "CPU us per action)",
+        f"{'c':>4s}{'moves/s':>10s}{'dlv p50':>9s}{'dlv p99':>9s}{'server':>8s}{'client':>8s}"
+        f"   parlour/peer: unary actions/s, server CPU | play actions/s, server CPU",
+    ]
+    for level, row in results["peer"].items():
+        vs = [results["vs_peer"][path].get(level, {}) for path in ("unary", "play")]
+        cells = " | ".join(
+            f"{v.get('actions_per_s_x', float('nan')):5.2f}x {v.get('server_cpu_us', 0):4.0f}/"
+            f"{v.get('peer_server_cpu_us', 0):.0f} us = {v.get('server_cpu_x', float('nan')):.2f}x"
+            for v in vs
+        )
+        lines.append(
+            f"{level:>4s}{row['actions_per_s']:>10.0f}{row['delivery']['p50_ms']:>9.2f}"
+            f"{row['delivery']['p99_ms']:>9.2f}{row['cpu']['peer_server']['cpu_us_per_op']:>8.0f}"
+            f"{row['cpu']['peer_client']['cpu_us_per_op']:>8.0f}   {cells}"
+        )
+    lines.append(
+        "(parlour server CPU = gateway + rules + Redis; client = the load generator, "
+        "parlour's Python bench vs the Node peer client)"
+    )
+    return lines
 
 
 def table(results: dict) -> str:
@@ -383,6 +468,7 @@ def table(results: dict) -> str:
         f"CPU during play c={levels[-1]} (cores used, us per action): "
         + ", ".join(f"{k} {v['cores']:.2f}/{v['cpu_us_per_op']:.0f}" for k, v in cpu.items())
     )
+    lines += peer_table(results)
     return "\n".join(lines)
 
 
@@ -399,6 +485,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=0.0, help="measured seconds per level")
     parser.add_argument(
         "--floor-duration", type=float, default=0.0, help="measured seconds per floor level"
+    )
+    parser.add_argument(
+        "--no-peer", action="store_true", help="skip the boardgame.io peer (needs node and npm)"
     )
     args = parser.parse_args()
     import uvloop
