@@ -387,6 +387,7 @@ def peer_table(results: dict) -> list[str]:
         f"peer: boardgame.io {bgio.VERSION} (Node, in-memory, socket.io, counter move; ms; "
         "CPU us per action)",
         f"{'c':>4s}{'moves/s':>10s}{'dlv p50':>9s}{'dlv p99':>9s}{'server':>8s}{'client':>8s}"
+        f"{'py client':>10s}"
         f"   parlour/peer: unary actions/s, server CPU | play actions/s, server CPU",
     ]
     for level, row in results["peer"].items():
@@ -399,11 +400,12 @@ def peer_table(results: dict) -> list[str]:
         lines.append(
             f"{level:>4s}{row['actions_per_s']:>10.0f}{row['delivery']['p50_ms']:>9.2f}"
             f"{row['delivery']['p99_ms']:>9.2f}{row['cpu']['peer_server']['cpu_us_per_op']:>8.0f}"
-            f"{row['cpu']['peer_client']['cpu_us_per_op']:>8.0f}   {cells}"
+            f"{row['cpu']['peer_client']['cpu_us_per_op']:>8.0f}"
+            f"{vs[1].get('client_cpu_us') or float('nan'):>10.0f}   {cells}"
         )
     lines.append(
-        "(parlour server CPU = gateway + rules + Redis; client = the load generator, "
-        "parlour's Python bench vs the Node peer client)"
+        "(parlour server CPU = gateway + rules + Redis; client = the Node peer load client, "
+        "py client = parlour's Python bench during Play)"
     )
     return lines
 
