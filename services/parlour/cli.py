@@ -145,6 +145,37 @@ def cmd_serve_web(args: argparse.Namespace) -> None:
           lambda url: print(f"web client: {url}", flush=True))
 
 
+def cmd_replay(args: argparse.Namespace) -> None:
+    import asyncio
+
+    import grpc
+
+    from parlour import matchlogs
+
+    async def fetch():
+        async with grpc.aio.insecure_channel(args.address) as channel:
+            return await matchlogs.fetch_log(channel, args.match, args.token, args.all)
+
+    try:
+        log = asyncio.run(fetch())
+    except grpc.RpcError as error:
+        sys.exit(f"parlour replay: {error.code().name}: {error.details()}")
+    print("\n".join(matchlogs.lines(log)))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            out.write(matchlogs.to_json(log))
+
+
+def cmd_verify(args: argparse.Namespace) -> None:
+    from parlour import matchlogs
+
+    try:
+        with open(args.log, encoding="utf-8") as source:
+            print(matchlogs.verify(matchlogs.from_json(source.read())))
+    except (OSError, matchlogs.VerifyFailed) as error:
+        sys.exit(f"parlour verify: FAILED: {error}")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="parlour", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -204,6 +235,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_simulate)
+    p = sub.add_parser("replay", help="print a finished match's log as you may see it")
+    p.add_argument("match", help="matches/<id>")
+    p.add_argument("--address", required=True, help="the gateway's host:port")
+    p.add_argument("--token", help="your seat token (default: watch as a spectator)")
+    p.add_argument("--all", action="store_true", help="every seat's actions and events")
+    p.add_argument("--save", metavar="FILE", help="also save the log as JSON for verify")
+    p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("verify", help="recompute every shuffle of a saved 'reveal all' log")
+    p.add_argument("log", metavar="MATCH_LOG")
+    p.set_defaults(run=cmd_verify)
     return top
 
 

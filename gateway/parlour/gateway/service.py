@@ -9,6 +9,7 @@ import uuid
 
 import grpc
 
+from parlour.engine import audit
 from parlour.gateway import tokens
 from parlour.gateway.fanout import EventHub, Heartbeat, Subscription
 from parlour.gateway.play import PlaySession
@@ -256,11 +257,16 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             else uuid.uuid4().hex
         )
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        salt = audit.new_salt()
         meta = {
             "game": game,
             "seats": str(request.seats),
             "spectators": str(int(request.allow_spectators)),
             "fp": fingerprint,
+            "salt": salt.hex(),
+            "seed": str(seed),
+            "commitment": audit.commitment(seed, salt).hex(),
+            "secret_after_end": str(int(request.lifecycle.secret_after_end)),
         }
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
@@ -367,6 +373,17 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         self.revocations.revoke(viewer.token_hash)
         return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))
 
+    @guarded
+    async def GetMatchLog(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=False)
+        ask = rules.GetMatchLogRequest(match_id=viewer.match, reveal_all=request.reveal_all)
+        if viewer.seat is not None:
+            ask.seat = viewer.seat
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.GetMatchLog(ask, timeout=30)
+        )
+        return gw.GetMatchLogResponse(log=public_log(f"matches/{viewer.match}", response.log))
+
     # -- streams ----------------------------------------------------------
     @guarded
     async def StreamEvents(self, request, context):
@@ -435,10 +452,49 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
             occupied=f"token:{seat}" in meta,
             display_name=meta.get(f"name:{seat}", ""),
         )
+    if "commitment" in meta:
+        resource.audit.commitment = bytes.fromhex(meta["commitment"])
     if progress.HasField("outcome"):
         resource.status = gw.MATCH_STATUS_FINISHED
+        if "seed" in meta and meta.get("secret_after_end") != "1":
+            resource.audit.seed = int(meta["seed"])
+            resource.audit.salt = bytes.fromhex(meta["salt"])
     elif all(s.occupied for s in resource.seats):
         resource.status = gw.MATCH_STATUS_ACTIVE
     else:
         resource.status = gw.MATCH_STATUS_WAITING
     return resource
+
+
+def public_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
+    """The rules service's MatchLog as the public message."""
+    public = gw.MatchLog(
+        match=name,
+        game=log.game,
+        seats=log.seats,
+        options=log.options,
+        audit=gw.SeedAudit.FromString(log.audit.SerializeToString()),
+        outcome=log.outcome,
+        reveal_all=log.reveal_all,
+    )
+    if log.HasField("seat"):
+        public.seat = log.seat
+    for action in log.actions:
+        public.actions.add(
+            seat=action.seat,
+            action=action.action,
+            request_id=action.request_id,
+            version=action.version,
+        )
+    for event in log.events:
+        public.events.add(
+            event=gw.MatchEvent(
+                sequence=event.sequence,
+                version=event.version,
+                actor=event.actor,
+                event=event.recorded.event,
+                text=event.recorded.text,
+            ),
+            audience=event.audience,
+        )
+    return public

@@ -135,7 +135,11 @@ class RulesCore:
         progress = self.progress(state, 1, 0)
         data = runtime.serialize(state)
         stored = await self.store.create_state(
-            request.match_id, data, runtime.serialize(progress), dict(request.meta)
+            request.match_id,
+            data,
+            runtime.serialize(progress),
+            dict(request.meta),
+            runtime.serialize(pack(options)),
         )
         if not stored:
             raise ServiceError(
@@ -267,6 +271,12 @@ class RulesCore:
                 )
                 for e in emitted
             ]
+            logged = pb.LoggedAction(
+                seat=request.seat,
+                action=pack(action),
+                request_id=request.request_id,
+                version=version,
+            )
             try:
                 _, earlier = await self.store.commit(
                     match,
@@ -277,6 +287,7 @@ class RulesCore:
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
                     FINISHED if progress.HasField("outcome") else "",
+                    runtime.serialize(logged),
                 )
             except CommitConflict:
                 self._commit_retries.inc()

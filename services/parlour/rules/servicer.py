@@ -7,6 +7,7 @@ import asyncio
 from parlour.rpc.batching import Batches
 from parlour.rpc.errors import classify, guarded
 from parlour.rules.core import RulesCore
+from parlour.rules.matchlog import match_log
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
@@ -41,6 +42,11 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
             request.match_id, request.seat, request.seed, request.count
         )
         return pb.SampleHiddenResponse(states=states, version=version)
+
+    @guarded
+    async def GetMatchLog(self, request, context):
+        log = await match_log(self.core.game, self.core.store, request)
+        return pb.GetMatchLogResponse(log=log)
 
     @guarded
     async def Act(self, request, context):

@@ -1,10 +1,11 @@
 -- Commit one action to one match, atomically.
--- KEYS: 1 state, 2 events, 3 requests, 4 meta
+-- KEYS: 1 state, 2 events, 3 requests, 4 meta, 5 action log
 -- ARGV: 1 expected version, 2 new State bytes, 3 request id (stamped on events),
 --       4 request record key ('' = no record), 5 request record,
 --       6 max events kept (0 = all), 7 status ('' = unchanged),
 --       8 event count, then per event: payload, visibility, actor; then the seconds a
---       finished match keeps its request records (0 = forever); last: progress bytes
+--       finished match keeps its request records (0 = forever); then the action's log
+--       record ('' = none); last: progress bytes
 -- Request records are kept for every action of the match (no count window): the key is
 -- a 12-byte digest of the request id and the record a 16-byte fingerprint plus the
 -- ActResult, so a match costs about 100 bytes of Redis per action.
@@ -36,6 +37,7 @@ end
 redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[#ARGV])
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[7]) end
 if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[5]) end
+if ARGV[#ARGV - 1] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[#ARGV - 1]) end
 local ttl = tonumber(ARGV[9 + tonumber(ARGV[8]) * 3])
 if ARGV[7] == 'finished' and ttl > 0 then
   -- a finished match keeps its request records only long enough for late retries

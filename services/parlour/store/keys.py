@@ -5,7 +5,8 @@ REVOKED = "parlour:revoked"
 
 
 def state(match: str) -> str:
-    """Hash: v (version), q (last event sequence), s (State bytes)."""
+    """Hash: v (version), q (last event sequence), s (State bytes), p (progress),
+    o (the packed Options the match was created with)."""
     return f"parlour:{{{match}}}:state"
 
 
@@ -21,7 +22,8 @@ def match_of(key: str) -> str:
 
 def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
-    t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>."""
+    t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>;
+    audit: commitment, salt, seed (secret until the end), secret_after_end."""
     return f"parlour:{{{match}}}:meta"
 
 
@@ -31,6 +33,11 @@ def requests(match: str) -> str:
     return f"parlour:{{{match}}}:requests"
 
 
+def actions(match: str) -> str:
+    """List of LoggedAction bytes (seat, action, request id, version), in commit order."""
+    return f"parlour:{{{match}}}:actions"
+
+
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
-    return [state(match), events(match), meta(match), requests(match)]
+    return [state(match), events(match), meta(match), requests(match), actions(match)]

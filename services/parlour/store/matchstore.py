@@ -58,6 +58,17 @@ class StoredEvent:
         return seat is not None and str(seat).encode() in self.visibility.split(b",")
 
 
+@dataclass(frozen=True, slots=True)
+class MatchRecords:
+    """What the store keeps of one match for its log."""
+
+    meta: dict[str, str]
+    options: bytes
+    progress: bytes
+    actions: list[bytes]
+    events: list[StoredEvent]
+
+
 def encode_visibility(
     to: frozenset[int] | None, hidden_from: frozenset[int] = frozenset()
 ) -> bytes:
@@ -154,12 +165,17 @@ class MatchStore:
 
     # -- matches ----------------------------------------------------------
     async def create_state(
-        self, match: str, state: bytes, progress: bytes, meta: dict[str, str] | None = None
+        self,
+        match: str,
+        state: bytes,
+        progress: bytes,
+        meta: dict[str, str] | None = None,
+        options: bytes = b"",
     ) -> bool:
-        """Store a new match's metadata and initial state (version 1) in one atomic step;
-        False if the match exists."""
+        """Store a new match's metadata and initial state (version 1, with its packed Options)
+        in one atomic step; False if the match exists."""
         flat = [x for kv in (meta or {}).items() for x in kv]
-        args = [len(meta or ()), *flat, "v", 1, "q", 0, "s", state, "p", progress]
+        args = [len(meta or ()), *flat, "v", 1, "q", 0, "s", state, "p", progress, "o", options]
         created = bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
         if created:
             await self.keep(match)
@@ -241,6 +257,7 @@ class MatchStore:
         record: bytes,
         progress: bytes,
         status: str = "",
+        logged_action: bytes = b"",
     ) -> tuple[int, bytes | None]:
         """Atomically write state + events + request record if the version still matches.
 
@@ -260,12 +277,13 @@ class MatchStore:
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
-        args += [self.finished_request_ttl, progress]
+        args += [self.finished_request_ttl, logged_action, progress]
         match_keys = [
             keys.state(match),
             keys.events(match),
             keys.requests(match),
             keys.meta(match),
+            keys.actions(match),
         ]
         future = asyncio.get_running_loop().create_future()
         kept = retained_keys(match), self._retention_args(status == "finished")

@@ -1,0 +1,114 @@
+"""`parlour replay` and `parlour verify`: fetch, print, save and check match logs."""
+
+from __future__ import annotations
+
+import json
+
+from google.protobuf import json_format
+
+from parlour.engine.audit import opens
+from parlour.engine.registry import get_game
+from parlour.engine.replay import LogEvent, ReplayDiverged, check_events, replay
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+
+
+class VerifyFailed(Exception):
+    """The log does not hold up: its seed, an action, an event or the outcome."""
+
+
+async def fetch_log(channel, match: str, token: str | None, reveal_all: bool) -> gw.MatchLog:
+    """GetMatchLog for the holder of `token` (None: a spectator)."""
+    metadata = (("authorization", f"Bearer {token}"),) if token else None
+    request = gw.GetMatchLogRequest(match=match, reveal_all=reveal_all)
+    response = await gw_grpc.GatewayServiceStub(channel).GetMatchLog(request, metadata=metadata)
+    return response.log
+
+
+def to_json(log: gw.MatchLog) -> str:
+    """A log as JSON (the game's messages spelled out); its game must be registered."""
+    get_game(log.game)  # registers the game's message types for the Any fields
+    return json_format.MessageToJson(log, sort_keys=True)
+
+
+def from_json(text: str) -> gw.MatchLog:
+    """A log saved by `parlour replay --save`."""
+    try:
+        game = json.loads(text)["game"]
+        get_game(game)
+        return json_format.Parse(text, gw.MatchLog())
+    except (KeyError, ValueError, json_format.ParseError) as error:
+        raise VerifyFailed(f"not a match log: {error}") from None
+
+
+def lines(log: gw.MatchLog) -> list[str]:
+    """The log as text: each action, then the events it caused."""
+    game = get_game(log.game)
+    who = "everything" if log.reveal_all else (
+        f"seat {log.seat}" if log.HasField("seat") else "a spectator"
+    )
+    out = [f"{log.match} ({log.game}, {log.seats} seats) as seen by {who}"]
+    out.append(f"seed commitment {log.audit.commitment.hex()}")
+    actions = {a.version: a for a in log.actions}
+    shown: set[int] = set()
+    for item in log.events:
+        event = item.event
+        if event.version in actions and event.version not in shown:
+            shown.add(event.version)
+            action = game.action_type()
+            actions[event.version].action.Unpack(action)
+            out.append(f"v{event.version} seat {event.actor}: {game.describe_action(action)}")
+        audience = f" [{item.audience}]" if item.audience else ""
+        out.append(f"  #{event.sequence} {event.text}{audience}")
+    if log.audit.HasField("seed"):
+        out.append(f"seed {log.audit.seed}, salt {log.audit.salt.hex()}")
+    out.append(f"outcome: {log.outcome.summary or list(log.outcome.scores)}")
+    return out
+
+
+def verify(log: gw.MatchLog) -> str:
+    """Check the seed opens the commitment and recompute every shuffle, roll and event."""
+    if not log.audit.HasField("seed"):
+        raise VerifyFailed("the log reveals no seed (the match keeps its secrets)")
+    if not opens(log.audit.commitment, log.audit.seed, log.audit.salt):
+        raise VerifyFailed("the seed and salt do not open the published commitment")
+    if not log.reveal_all:
+        raise VerifyFailed("only a 'reveal all' log holds every action (replay --all)")
+    game = get_game(log.game)
+    options = game.options_type()
+    if not log.options.Unpack(options):
+        raise VerifyFailed("the options are not the game's Options")
+    moves = []
+    for version, logged in enumerate(log.actions, start=2):
+        action = game.action_type()
+        if logged.version != version or not logged.action.Unpack(action):
+            raise VerifyFailed(f"action {version - 1} is out of order or not the game's Action")
+        moves.append((logged.seat, action))
+    logged_events = [
+        LogEvent(
+            sequence=e.event.sequence,
+            version=e.event.version,
+            actor=e.event.actor,
+            event=e.event.event.SerializeToString(deterministic=True),
+            text=e.event.text,
+            audience=e.audience,
+        )
+        for e in log.events
+    ]
+    try:
+        replayed = replay(game, options, log.seats, log.audit.seed, moves)
+        check_events(replayed.events, logged_events, None, reveal_all=True)
+    except ReplayDiverged as error:
+        raise VerifyFailed(str(error)) from None
+    except ValueError as error:
+        raise VerifyFailed(f"the match cannot be set up again: {error}") from None
+    outcome = replayed.outcome
+    if outcome is None or (list(outcome.scores), list(outcome.winners)) != (
+        list(log.outcome.scores),
+        list(log.outcome.winners),
+    ):
+        raise VerifyFailed("the recomputed outcome differs from the logged one")
+    return (
+        f"verified: the seed opens the commitment and {len(moves)} actions recompute all "
+        f"{len(logged_events)} events and the outcome"
+    )

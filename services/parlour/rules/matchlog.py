@@ -1,0 +1,114 @@
+"""A finished match's log for one viewer, recomputed through the engine before it is sent."""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+
+from parlour.engine.game import Game
+from parlour.engine.replay import LogEvent, ReplayDiverged, check_events, replay
+from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store.matchstore import MatchNotFound, MatchRecords, MatchStore, StoredEvent
+
+
+def refuse(reason: str, message: str) -> ServiceError:
+    """A log that cannot be given now."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+
+
+def audit_of(meta: dict[str, str]) -> pb.SeedAudit:
+    """The commitment, plus seed and salt unless the match keeps its secrets."""
+    audit = pb.SeedAudit(commitment=bytes.fromhex(meta["commitment"]))
+    if meta.get("secret_after_end") != "1":
+        audit.seed = int(meta["seed"])
+        audit.salt = bytes.fromhex(meta["salt"])
+    return audit
+
+
+def log_event(stored: StoredEvent) -> LogEvent:
+    """A stored stream entry in the form a replay is compared with."""
+    recorded = pb.RecordedEvent.FromString(stored.payload)
+    return LogEvent(
+        sequence=stored.sequence,
+        version=stored.version,
+        actor=stored.actor,
+        event=recorded.event.SerializeToString(deterministic=True),
+        text=recorded.text,
+        audience=stored.visibility.decode(),
+    )
+
+
+def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) -> None:
+    """Recompute the match from (seed, actions) and refuse with DATA_LOSS if it differs."""
+    options = game.options_type()
+    any_pb2.Any.FromString(records.options).Unpack(options)
+    moves = []
+    for logged in actions:
+        action = game.action_type()
+        logged.action.Unpack(action)
+        moves.append((logged.seat, action))
+    stored_outcome = pb.MatchProgress.FromString(records.progress).outcome
+    try:
+        seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
+        replayed = replay(game, options, seats, seed, moves)
+        check_events(replayed.events, [log_event(e) for e in records.events], None, True)
+    except ReplayDiverged as error:
+        raise ServiceError(
+            grpc.StatusCode.DATA_LOSS, "LOG_MISMATCH", f"the stored log does not replay: {error}"
+        ) from None
+    if replayed.outcome is None or list(replayed.outcome.scores) != list(stored_outcome.scores):
+        raise ServiceError(
+            grpc.StatusCode.DATA_LOSS, "LOG_MISMATCH", "the replayed outcome differs"
+        )
+
+
+async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogRequest) -> pb.MatchLog:
+    """The log of a finished match as `request.seat` (absent: a spectator) saw it live."""
+    try:
+        records = await store.match_log(request.match_id)
+    except MatchNotFound:
+        raise not_found("match", request.match_id) from None
+    progress = pb.MatchProgress.FromString(records.progress)
+    meta = records.meta
+    seats = int(meta["seats"])
+    seat = request.seat if request.HasField("seat") else None
+    if seat is not None and not 0 <= seat < seats:
+        raise invalid_argument("seat", f"seat {seat} is not in this match", "NO_SUCH_SEAT")
+    if not progress.HasField("outcome"):
+        raise refuse("MATCH_NOT_FINISHED", "a match log is given once the match is over")
+    if request.reveal_all and meta.get("secret_after_end") == "1":
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            "REVEAL_NOT_ALLOWED",
+            "this match keeps its secrets after the end",
+        )
+    if "seed" not in meta or not records.options:
+        raise refuse("NO_MATCH_LOG", "this match was not created with a log")
+    if len(records.events) != progress.last_sequence:
+        raise refuse("LOG_TRIMMED", "the match's event stream was trimmed")
+    actions = [pb.LoggedAction.FromString(raw) for raw in records.actions]
+    verified(game, records, actions)
+    log = pb.MatchLog(
+        game=meta["game"],
+        seats=seats,
+        options=any_pb2.Any.FromString(records.options),
+        audit=audit_of(meta),
+        outcome=progress.outcome,
+        reveal_all=request.reveal_all,
+    )
+    if not request.reveal_all and seat is not None:
+        log.seat = seat
+    for logged in actions:
+        if request.reveal_all or logged.seat == seat:
+            log.actions.append(logged)
+    for stored in records.events:
+        if request.reveal_all or stored.visible_to(seat):
+            log.events.add(
+                sequence=stored.sequence,
+                version=stored.version,
+                actor=stored.actor,
+                recorded=pb.RecordedEvent.FromString(stored.payload),
+                audience=stored.visibility.decode() if request.reveal_all else "",
+            )
+    return log

@@ -1,0 +1,77 @@
+"""Shared by the issue 17 tests: a stack of real processes and matches played to the end."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from parlour.client import GatewayClient
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.launcher import LocalStack
+
+
+def start_stack(redis_url: str, games=("tinycards",), replicas: int = 1) -> LocalStack:
+    """Redis (the test server), rules replicas and a gateway, each a real process."""
+    env = {"PARLOUR_HEARTBEAT_SECONDS": "0.2"}
+    return LocalStack(list(games), replicas=replicas, env=env, redis_url=redis_url).start()
+
+
+async def new_match(client: GatewayClient, seats: int = 2, seed: int | None = None, **lifecycle):
+    """A match with every seat taken; returns (match, seats)."""
+    request = gw.CreateMatchRequest(
+        game="tinycards",
+        seats=seats,
+        allow_spectators=True,
+        lifecycle=gw.LifecycleOptions(**lifecycle),
+    )
+    if seed is not None:
+        request.seed = seed
+    match = (await client.stub.CreateMatch(request)).match
+    players = [await client.join(match.name, f"p{i}") for i in range(seats)]
+    return match, players
+
+
+async def play_out(players, seed: int = 0):
+    """Pending seats pick random legal actions until the end; returns the final progress."""
+    choose = random.Random(seed)
+    while True:
+        view = await players[0].view()
+        if view.progress.HasField("outcome"):
+            return view.progress
+        seat = view.progress.pending[0].seat
+        actions = (await players[seat].actions()).actions
+        await players[seat].submit(choose.choice(list(actions)))
+
+
+async def live_events(stream, until_sequence: int) -> list[gw.MatchEvent]:
+    """The events a live stream delivers up to `until_sequence` (heartbeats end it early)."""
+    events = []
+    async for item in stream:
+        if item.HasField("event"):
+            events.append(item.event)
+            if item.event.sequence >= until_sequence:
+                break
+        elif item.heartbeat.last_sequence >= until_sequence:
+            break
+    return events
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    """Run the `parlour` command as a separate process."""
+    return subprocess.run(
+        [sys.executable, "-m", "parlour.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def reason(error) -> str:
+    """The ErrorInfo reason of a refused call."""
+    for detail in rpc_status.from_call(error).details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason
+    return ""
