@@ -10,6 +10,7 @@ from parlour.engine.game import Emitted
 from parlour.engine.registry import games
 from parlour.engine.replay import ReplayDiverged, audience, check_events, may_see, replay
 from parlour.engine.rng import Rng
+from parlour.engine.timeouts import default_action
 from parlour.store.matchstore import StoredEvent, encode_visibility
 
 
@@ -47,7 +48,7 @@ def test_replay_recomputes_a_random_playout_of_every_game(game):
         seat = runtime.pending(game, state)[0].seat
         action = choose.choice(runtime.legal_actions(game, state, seat))
         state, emitted = runtime.apply(game, state, seat, action)
-        moves.append((seat, action))
+        moves.append((seat, action, ""))
         emitted_all += [(len(moves) + 1, seat, e) for e in emitted]
     again = replay(game, options, seats, 11, moves)
     assert [(e.version, e.actor, e.audience) for e in again.events] == [
@@ -56,3 +57,35 @@ def test_replay_recomputes_a_random_playout_of_every_game(game):
     check_events(again.events, again.events, None, reveal_all=True)
     with pytest.raises(ReplayDiverged):
         check_events(again.events, again.events[:-1], None, reveal_all=True)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_timeout_default_is_legal_and_leaves_the_state_alone(game):
+    """Item 1: the generic default is a legal action drawn from the state's RNG, the same on
+    every replica, and drawing it does not advance the state's RNG."""
+    options, seats = game.test_configurations()[0]
+    state = game.new_state(options, seats, 3)
+    decision = runtime.pending(game, state)[0]
+    before = runtime.serialize(state)
+    picked = default_action(game, state, decision.seat, decision.kind)
+    assert runtime.serialize(state) == before
+    assert runtime.serialize(picked) in {
+        runtime.serialize(a) for a in runtime.legal_actions(game, state, decision.seat)
+    }
+    assert default_action(game, state, decision.seat, decision.kind) == picked
+
+
+def test_a_game_may_declare_its_timeout_default():
+    """Item 1: a game's timeout_action (e.g. always the first legal action) wins."""
+    game = games()["tinycards"]
+    declared = type(
+        "Declared",
+        (type(game),),
+        {"timeout_action": lambda self, s, seat, kind: runtime.legal_actions(self, s, seat)[-1]},
+    )()
+    options, seats = declared.test_configurations()[0]
+    state = declared.new_state(options, seats, 3)
+    seat = runtime.pending(declared, state)[0].seat
+    assert default_action(declared, state, seat, "turn") == runtime.legal_actions(
+        declared, state, seat
+    )[-1]

@@ -83,7 +83,7 @@ def verify(log: gw.MatchLog) -> str:
         action = game.action_type()
         if logged.version != version or not logged.action.Unpack(action):
             raise VerifyFailed(f"action {version - 1} is out of order or not the game's Action")
-        moves.append((logged.seat, action))
+        moves.append((logged.seat, action, logged.timed_out))
     logged_events = [
         LogEvent(
             sequence=e.event.sequence,

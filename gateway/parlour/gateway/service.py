@@ -192,6 +192,12 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         check_any(request.action, "action", info.max_action_bytes, "ACTION_TOO_LARGE")
         if recheck:
             await self.still_seated(viewer)
+        if request.request_id.startswith(keys.PLATFORM_REQUEST_PREFIX):
+            raise invalid_argument(
+                "request_id",
+                f"request ids starting {keys.PLATFORM_REQUEST_PREFIX!r} are the platform's",
+                "RESERVED_REQUEST_ID",
+            )
         act = rules.ActRequest(
             match_id=viewer.match,
             seat=viewer.seat,
@@ -267,6 +273,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "seed": str(seed),
             "commitment": audit.commitment(seed, salt).hex(),
             "secret_after_end": str(int(request.lifecycle.secret_after_end)),
+            "turn_timer_ms": str(request.lifecycle.turn_timer_ms),
         }
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
@@ -485,6 +492,7 @@ def public_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             action=action.action,
             request_id=action.request_id,
             version=action.version,
+            timed_out=action.timed_out,
         )
     for event in log.events:
         public.events.add(

@@ -148,6 +148,11 @@ class Game(abc.ABC):
         """(options, seats) pairs the conformance suite plays; default: every seat count."""
         return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
 
+    def timeout_action(self, state: Message, seat: int, kind: str) -> Message | None:
+        """The action the platform plays when `seat`'s turn timer runs out on a `kind`
+        decision (e.g. a pass); None: a legal action drawn from the state's RNG."""
+        return None
+
     # -- what clients are told: the words and the components ------------------
     @abc.abstractmethod
     def catalogue(self) -> Message:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import runtime
+from parlour.engine import runtime, timeouts
 from parlour.engine.game import Emitted, Game, Outcome
+from parlour.engine.v1.platform_pb2 import TimedOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,13 @@ def may_see(audience_code: str, seat: int | None) -> bool:
     return seat is not None and str(seat) in audience_code.split(",")
 
 
+def describe(game: Game, event: Message) -> str:
+    """The feed line of a game event or of the platform's TimedOut."""
+    if isinstance(event, TimedOut):
+        return timeouts.describe(event)
+    return game.describe_event(event)
+
+
 def packed(message: Message) -> bytes:
     """A message as deterministic Any bytes, the form events are stored in."""
     wrapper = any_pb2.Any()
@@ -65,14 +73,18 @@ def replay(
     options: Message,
     seats: int,
     seed: int,
-    actions: Iterable[tuple[int, Message]],
+    actions: Iterable[tuple[int, Message, str]],
 ) -> Replayed:
-    """Set the match up from its seed and apply every (seat, action) through the runtime."""
+    """Set the match up from its seed and apply every (seat, action, timed-out kind or '')
+    through the runtime, with the platform's TimedOut event before a timed-out action's."""
     state = game.new_state(options, seats, seed)
     events: list[LogEvent] = []
-    for version, (seat, action) in enumerate(actions, start=2):
+    for version, (seat, action, timed_out) in enumerate(actions, start=2):
         try:
             state, emitted = runtime.apply(game, state, seat, action)
+            if timed_out:
+                notice = timeouts.timed_out_event(game, seat, timed_out, action)
+                emitted = [Emitted(notice), *emitted]
         except Exception as error:  # noqa: BLE001 - a tampered action may break any rule
             message = f"the action making version {version} is refused: {error}"
             raise ReplayDiverged(message) from None
@@ -83,7 +95,7 @@ def replay(
                     version=version,
                     actor=seat,
                     event=packed(item.event),
-                    text=game.describe_event(item.event),
+                    text=describe(game, item.event),
                     audience=audience(item),
                 )
             )

@@ -10,13 +10,15 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from parlour.engine import runtime
-from parlour.engine.game import Game, IllegalAction, InvalidOptions
+from parlour.engine import runtime, timeouts
+from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
+from parlour.engine.replay import describe
 from parlour.engine.sampling import sample_hidden
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store import keys
 from parlour.store.matchstore import CommitConflict, MatchNotFound, MatchStore, encode_visibility
 
 FINISHED = "finished"
@@ -52,6 +54,25 @@ def unpack(packed: any_pb2.Any, message_type: type[Message], field: str) -> Mess
     return message
 
 
+def now_ms() -> int:
+    """The wall clock in Unix milliseconds (timers live outside the pure rules)."""
+    return int(time.time() * 1000)
+
+
+def add_deadlines(progress: pb.MatchProgress, timer_ms: int) -> None:
+    """Give every pending decision a deadline `timer_ms` from now (none when 0)."""
+    if timer_ms:
+        deadline = now_ms() + timer_ms
+        for decision in progress.pending:
+            decision.deadline_unix_ms = deadline
+
+
+def earliest_deadline(progress: pb.MatchProgress) -> int | None:
+    """The first deadline among the pending decisions, if any."""
+    deadlines = [d.deadline_unix_ms for d in progress.pending if d.deadline_unix_ms]
+    return min(deadlines) if deadlines else None
+
+
 def refused(error: IllegalAction) -> ServiceError:
     """An illegal action as FAILED_PRECONDITION with the rule's reason."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, error.reason, error.message)
@@ -68,6 +89,7 @@ class RulesCore:
         self.cache = StateCache(cache_size)
         self.max_retries = max_retries
         self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self._timer_ms: dict[str, int] = {}
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
@@ -133,6 +155,10 @@ class RulesCore:
         except InvalidOptions as error:
             raise invalid_argument(f"options.{error.field}", error.message, "BAD_OPTIONS") from None
         progress = self.progress(state, 1, 0)
+        timer_ms = int(request.meta.get("turn_timer_ms", "0"))
+        self._timer_ms[request.match_id] = timer_ms
+        add_deadlines(progress, timer_ms)
+        await self.arm(request.match_id, progress, timer_ms)
         data = runtime.serialize(state)
         stored = await self.store.create_state(
             request.match_id,
@@ -199,8 +225,12 @@ class RulesCore:
         return states, entry.version
 
     # -- act ------------------------------------------------------------------
-    async def act(self, request: pb.ActRequest) -> pb.ActResponse:
-        """Check, apply and commit one action; idempotent by request id."""
+    async def act(self, request: pb.ActRequest, timed_out: str = "") -> pb.ActResponse:
+        """Check, apply and commit one action; idempotent by request id.
+
+        `timed_out` is the decision kind when the platform plays it for a seat whose turn
+        timer ran out: a TimedOut event precedes the action's own events.
+        """
         started = time.perf_counter()
         action = unpack(request.action, self.game.action_type, "action")
         fingerprint = hashlib.sha256(
@@ -211,7 +241,7 @@ class RulesCore:
         users[0] += 1
         try:
             async with lock:
-                response = await self._act_locked(request, action, fingerprint)
+                response = await self._act_locked(request, action, fingerprint, timed_out)
         except ServiceError as error:
             metrics.REFUSALS.labels(self.game.name, error.reason).inc()
             raise
@@ -225,9 +255,10 @@ class RulesCore:
         return response
 
     async def _act_locked(
-        self, request: pb.ActRequest, action: Message, fingerprint: bytes
+        self, request: pb.ActRequest, action: Message, fingerprint: bytes, timed_out: str
     ) -> pb.ActResponse:
         match = request.match_id
+        timer_ms = await self.timer_ms(match)
         fresh = False
         for _ in range(self.max_retries):
             entry = self.cache.get(match) if not fresh else None
@@ -258,8 +289,12 @@ class RulesCore:
                 if replay is not None:
                     return replay
                 raise refused(error) from None
+            if timed_out:
+                notice = timeouts.timed_out_event(self.game, request.seat, timed_out, action)
+                emitted = [Emitted(notice), *emitted]
             version = entry.version + 1
             progress = self.progress(state, version, entry.last_sequence + len(emitted))
+            add_deadlines(progress, timer_ms)
             result = pb.ActResult(
                 progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
             )
@@ -276,6 +311,7 @@ class RulesCore:
                 action=pack(action),
                 request_id=request.request_id,
                 version=version,
+                timed_out=timed_out,
             )
             try:
                 _, earlier = await self.store.commit(
@@ -299,14 +335,30 @@ class RulesCore:
             if earlier is not None:
                 return self._replay(earlier, fingerprint)
             self.cache.put(match, Cached(version, progress.last_sequence, state))
+            await self.arm(match, progress, timer_ms)
             return pb.ActResponse(result=result)
         raise ServiceError(
             grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"
         )
 
+    # -- turn timers (issue 17 item 1) ------------------------------------------
+    async def timer_ms(self, match: str) -> int:
+        """The match's turn-timer budget in ms (0: none), read once per process."""
+        if match not in self._timer_ms:
+            if len(self._timer_ms) >= self.cache.capacity:
+                self._timer_ms.clear()
+            raw = await self.store.redis.hget(keys.meta(match), "turn_timer_ms")
+            self._timer_ms[match] = int(raw or 0)
+        return self._timer_ms[match]
+
+    async def arm(self, match: str, progress: pb.MatchProgress, timer_ms: int) -> None:
+        """Point the game's timer set at the earliest deadline of `progress` (if timed)."""
+        if timer_ms:
+            await self.store.arm_timer(self.game.name, match, earliest_deadline(progress))
+
     def record(self, event: Message) -> bytes:
         """An event as stored in the match's stream: the packed event and the game's words."""
-        recorded = pb.RecordedEvent(event=pack(event), text=self.game.describe_event(event))
+        recorded = pb.RecordedEvent(event=pack(event), text=describe(self.game, event))
         return recorded.SerializeToString(deterministic=True)
 
     async def _load(self, match: str) -> Cached:

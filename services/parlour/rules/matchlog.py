@@ -47,7 +47,7 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
     for logged in actions:
         action = game.action_type()
         logged.action.Unpack(action)
-        moves.append((logged.seat, action))
+        moves.append((logged.seat, action, logged.timed_out))
     stored_outcome = pb.MatchProgress.FromString(records.progress).outcome
     try:
         seats, seed = int(records.meta["seats"]), int(records.meta["seed"])

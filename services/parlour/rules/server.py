@@ -17,6 +17,7 @@ from parlour.engine.registry import get_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
+from parlour.rules.timers import TurnTimers
 from parlour.rules.v1 import rules_service_pb2, rules_service_pb2_grpc
 from parlour.store.matchstore import MatchStore
 
@@ -35,8 +36,16 @@ async def start(
         address,
     )
     await server.start()
-    watcher = asyncio.create_task(serving.watch_storage(store, health, [SERVICE]))
+    timers = TurnTimers(core, float(os.environ.get("PARLOUR_TIMER_POLL_SECONDS", "0.1")))
+    watcher = asyncio.create_task(
+        _together(serving.watch_storage(store, health, [SERVICE]), timers.run())
+    )
     return server, port, health, watcher
+
+
+async def _together(*jobs) -> None:
+    """Run background jobs as one task (cancelling it cancels them all)."""
+    await asyncio.gather(*jobs)
 
 
 async def serve(game_name: str) -> None:

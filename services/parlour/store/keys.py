@@ -38,6 +38,17 @@ def actions(match: str) -> str:
     return f"parlour:{{{match}}}:actions"
 
 
+#: Request ids the platform itself acts with (turn timeouts); refused from clients.
+PLATFORM_REQUEST_PREFIX = "parlour:"
+
+
+def timers(game: str) -> str:
+    """Sorted set of one game's matches with a running turn timer, scored by the earliest
+    deadline (Unix ms). A hint only: the deadlines in the stored progress are the truth, and
+    a score is never later than them."""
+    return f"parlour:timers:{game}"
+
+
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
     return [state(match), events(match), meta(match), requests(match), actions(match)]

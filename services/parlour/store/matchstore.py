@@ -130,6 +130,7 @@ class MatchStore:
         self._create = client.register_script(_script("create.lua"))
         self._seat = client.register_script(_script("seat.lua"))
         self._keep = client.register_script(self._retention_src)
+        self._settle = client.register_script(_script("settle_timer.lua"))
         self._commit_sha: str | None = None
         self._retention_sha: str | None = None
         self._cluster = connection.is_cluster(client)
@@ -343,6 +344,50 @@ class MatchStore:
         kept_keys, kept_args = item.retention
         await self.redis.evalsha(self._retention_sha, len(kept_keys), *kept_keys, *kept_args)
         return reply
+
+    async def match_log(self, match: str) -> MatchRecords:
+        """Everything a match log is made of, read in one round trip; MatchNotFound if none."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(match))
+        pipe.hmget(keys.state(match), "o", "p")
+        pipe.lrange(keys.actions(match), 0, -1)
+        pipe.xrange(keys.events(match))
+        meta, (options, progress), actions, entries = await pipe.execute()
+        if not meta or progress is None:
+            raise MatchNotFound(match)
+        return MatchRecords(
+            meta={k.decode(): v.decode() for k, v in meta.items()},
+            options=options or b"",
+            progress=progress,
+            actions=actions,
+            events=[parse_entry(entry_id, fields) for entry_id, fields in entries],
+        )
+
+    # -- turn timers (issue 17 item 1) ------------------------------------------
+    async def arm_timer(self, game: str, match: str, deadline_ms: int | None) -> None:
+        """Point the game's timer set at a match's earliest deadline (None: no timer)."""
+        if deadline_ms is None:
+            await self.redis.zrem(keys.timers(game), match)
+        else:
+            await self.redis.zadd(keys.timers(game), {match: deadline_ms})
+
+    async def due_timers(self, game: str, now_ms: int, count: int) -> list[tuple[str, int]]:
+        """Up to `count` (match, deadline) whose deadline has passed, earliest first."""
+        due = await self.redis.zrangebyscore(
+            keys.timers(game), "-inf", now_ms, start=0, num=count, withscores=True
+        )
+        return [(match.decode(), int(score)) for match, score in due]
+
+    async def settle_timer(
+        self, game: str, match: str, seen_ms: int, deadline_ms: int | None
+    ) -> None:
+        """Move (or, with None, drop) a timer entry unless someone re-armed it meanwhile."""
+        new = "" if deadline_ms is None else deadline_ms
+        await self._settle(keys=[keys.timers(game)], args=[match, seen_ms, new])
+
+    async def stored_progress(self, match: str) -> bytes | None:
+        """The MatchProgress bytes committed with the current state."""
+        return await self.redis.hget(keys.state(match), "p")
 
     # -- events ----------------------------------------------------------------
     async def events_after(

@@ -1,0 +1,79 @@
+"""Turn timers: any rules replica plays the default for a decision whose deadline passed.
+
+Each replica polls its game's timer set in Redis. Firing is a platform action with the
+request id `parlour:timeout:<version>:<seat>` and that expected version, so replicas racing
+on the same deadline (or a retry after a crash) commit it exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from parlour.engine import timeouts
+from parlour.rpc.errors import ServiceError
+from parlour.rules.core import RulesCore, earliest_deadline, now_ms, pack
+from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store.keys import PLATFORM_REQUEST_PREFIX
+
+log = logging.getLogger("parlour.rules.timers")
+
+
+def timeout_request_id(version: int, seat: int) -> str:
+    """The one request id every replica uses for this seat's timeout at this version."""
+    return f"{PLATFORM_REQUEST_PREFIX}timeout:{version}:{seat}"
+
+
+class TurnTimers:
+    """Fires the due turn timers of one game."""
+
+    def __init__(self, core: RulesCore, poll_seconds: float = 0.1, batch: int = 64) -> None:
+        self.core = core
+        self.poll_seconds = poll_seconds
+        self.batch = batch
+
+    async def run(self) -> None:
+        """Fire due timers until cancelled."""
+        while True:
+            try:
+                await self.fire_due()
+            except Exception:  # noqa: BLE001 - Redis away: keep polling, health reports it
+                log.exception("timer poll failed")
+            await asyncio.sleep(self.poll_seconds)
+
+    async def fire_due(self) -> int:
+        """Fire every timer due now; returns how many actions were played."""
+        store, game = self.core.store, self.core.game.name
+        fired = 0
+        for match, seen in await store.due_timers(game, now_ms(), self.batch):
+            fired += await self.fire(match, seen)
+        return fired
+
+    async def fire(self, match: str, seen: int) -> int:
+        """Play the default for one expired decision of `match`, or re-point its entry."""
+        store, game = self.core.store, self.core.game
+        raw = await store.stored_progress(match)
+        progress = pb.MatchProgress.FromString(raw) if raw else pb.MatchProgress()
+        now = now_ms()
+        expired = [d for d in progress.pending if 0 < d.deadline_unix_ms <= now]
+        if not expired:
+            await store.settle_timer(game.name, match, seen, earliest_deadline(progress))
+            return 0
+        decision = expired[0]
+        entry = await self.core.current(match)
+        if entry.version != progress.version:
+            return 0  # it moved on; the newer commit armed its own deadline
+        action = timeouts.default_action(game, entry.state, decision.seat, decision.kind)
+        request = pb.ActRequest(
+            match_id=match,
+            seat=decision.seat,
+            action=pack(action),
+            request_id=timeout_request_id(progress.version, decision.seat),
+            expected_version=progress.version,
+        )
+        try:
+            response = await self.core.act(request, timed_out=decision.kind)
+        except ServiceError as error:
+            log.info("timeout not played", extra={"match": match, "reason": error.reason})
+            return 0
+        return 0 if response.replayed else 1

@@ -1,0 +1,174 @@
+"""Issue 17 item 1, turn timers: deadlines in Redis, any rules replica plays the default for an
+expired decision exactly once, across replica kills and a restart of everything."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+from lifecycle_support import cli, new_match, reason, start_stack
+
+from parlour.client import GatewayClient
+from parlour.engine.v1 import platform_pb2
+from parlour.gateway.routing import rank_addresses
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
+from parlour.store.server import EmbeddedRedis
+
+
+class Watcher:
+    """Follows a match's public stream in the background; tests wait on what it has seen."""
+
+    def __init__(self, stream) -> None:
+        self.events: list[gw.MatchEvent] = []
+        self.changed = asyncio.Condition()
+        self.task = asyncio.create_task(self.follow(stream))
+
+    async def follow(self, stream) -> None:
+        async for item in stream:
+            async with self.changed:
+                if item.HasField("event"):
+                    self.events.append(item.event)
+                self.changed.notify_all()
+
+    def timeouts(self) -> list[tuple[int, platform_pb2.TimedOut]]:
+        found = []
+        for event in self.events:
+            if event.event.Is(platform_pb2.TimedOut.DESCRIPTOR):
+                notice = platform_pb2.TimedOut()
+                event.event.Unpack(notice)
+                found.append((event.version, notice))
+        return found
+
+    async def until(self, condition) -> None:
+        async with self.changed:
+            await self.changed.wait_for(condition)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+async def wait_finished(client, match, watcher) -> gw.Match:
+    """Wait, event by event, until the match is over."""
+    while True:
+        seen = len(watcher.events)
+        current = await client.match(match.name)
+        if current.status == gw.MATCH_STATUS_FINISHED:
+            return current
+        await watcher.until(lambda seen=seen: len(watcher.events) > seen)
+
+
+async def stored_actions(redis_url, match) -> list[rules.LoggedAction]:
+    store = aioredis.from_url(redis_url)
+    try:
+        raw = await store.lrange(keys.actions(match.name.removeprefix("matches/")), 0, -1)
+    finally:
+        await store.aclose()
+    return [rules.LoggedAction.FromString(r) for r in raw]
+
+
+async def test_replicas_race_and_each_deadline_fires_once(redis_url, tmp_path):
+    """Item 1: with three replicas polling, a match nobody plays is played to the end by its
+    timers; every version has one timed-out action and one TimedOut event, and the log
+    (with the TimedOut events) recomputes under `parlour verify`."""
+    stack = start_stack(redis_url, replicas=3)
+    try:
+        async with GatewayClient(stack.address) as client:
+            match, _ = await new_match(client, turn_timer_ms=60)
+            assert all(d.deadline_unix_ms > 0 for d in match.progress.pending)
+            watcher = Watcher(client.spectate(match.name))
+            final = await wait_finished(client, match, watcher)
+            watcher.stop()
+            log = (
+                await client.stub.GetMatchLog(
+                    gw.GetMatchLogRequest(match=match.name, reveal_all=True)
+                )
+            ).log
+        actions = list(log.actions)
+        assert [a.version for a in actions] == list(range(2, final.progress.version + 1))
+        assert all(a.timed_out and a.request_id.startswith("parlour:timeout:") for a in actions)
+        notices = [e for e in log.events if e.event.event.Is(platform_pb2.TimedOut.DESCRIPTOR)]
+        assert [e.event.version for e in notices] == [a.version for a in actions]
+        assert all("ran out of time" in e.event.text for e in notices)
+        path = tmp_path / "timed.json"
+        saved = cli("replay", match.name, "--address", stack.address, "--all", "--save", str(path))
+        assert saved.returncode == 0, saved.stderr
+        assert json.loads(path.read_text())["actions"][0]["timedOut"]
+        verified = cli("verify", str(path))
+        assert verified.returncode == 0, verified.stderr
+    finally:
+        stack.stop()
+
+
+async def test_killing_the_replica_that_armed_a_timer_another_fires_it_once(redis_url):
+    """Item 1: the replica that created the match (and armed its first deadline) is killed;
+    another replica plays that timeout, once."""
+    stack = start_stack(redis_url, replicas=2)
+    try:
+        async with GatewayClient(stack.address) as client:
+            match, _ = await new_match(client, turn_timer_ms=2500)
+            replicas = stack.rules["tinycards"]
+            match_id = match.name.removeprefix("matches/")
+            owner = replicas[rank_addresses(match_id, tuple(p.address for p in replicas))[0]]
+            owner.stop(signal.SIGKILL)
+            assert (await client.match(match.name)).progress.version == 1  # not fired yet
+            watcher = Watcher(client.spectate(match.name))
+            await watcher.until(lambda: watcher.timeouts())
+            watcher.stop()
+            after = await client.match(match.name)
+        assert [version for version, _ in watcher.timeouts()] == [2]
+        assert after.progress.version == 2
+        actions = await stored_actions(redis_url, match)
+        assert [(a.version, a.timed_out) for a in actions] == [(2, match.progress.pending[0].kind)]
+    finally:
+        stack.stop()
+
+
+async def test_pending_timers_survive_a_restart_of_everything():
+    """Item 1: gateway, rules and Redis all stop with a deadline pending; once they are back,
+    the timer fires (once) from what Redis kept."""
+    redis = EmbeddedRedis(persistent=True).start()
+    try:
+        stack = start_stack(redis.url)
+        async with GatewayClient(stack.address) as client:
+            match, _ = await new_match(client, turn_timer_ms=2500)
+        for proc in stack.processes():
+            proc.stop(signal.SIGKILL)
+        redis.stop(remove=False)
+        redis.start()
+        stack = start_stack(redis.url)
+        try:
+            async with GatewayClient(stack.address) as client:
+                assert (await client.match(match.name)).progress.version == 1
+                watcher = Watcher(client.spectate(match.name))
+                await watcher.until(lambda: watcher.timeouts())
+                watcher.stop()
+                assert (await client.match(match.name)).progress.version == 2
+            assert [version for version, _ in watcher.timeouts()] == [2]
+            assert len(await stored_actions(redis.url, match)) == 1
+        finally:
+            stack.stop()
+    finally:
+        redis.stop()
+
+
+async def test_clients_cannot_use_the_platforms_request_ids(redis_url):
+    """Item 1: a seat cannot pre-claim a timeout's request id (it would block the timer)."""
+    stack = start_stack(redis_url)
+    try:
+        async with GatewayClient(stack.address) as client:
+            match, players = await new_match(client)
+            action = (await players[0].actions()).actions[0]
+            for request_id in ("parlour:timeout:2:1", "parlour:anything"):
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await players[0].submit(action, request_id=request_id)
+                assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+                assert reason(refused.value) == "RESERVED_REQUEST_ID"
+            assert (await client.match(match.name)).progress.version == 1
+    finally:
+        stack.stop()
