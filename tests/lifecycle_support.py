@@ -20,10 +20,12 @@ def start_stack(redis_url: str, games=("tinycards",), replicas: int = 1) -> Loca
     return LocalStack(list(games), replicas=replicas, env=env, redis_url=redis_url).start()
 
 
-async def new_match(client: GatewayClient, seats: int = 2, seed: int | None = None, **lifecycle):
+async def new_match(
+    client: GatewayClient, seats: int = 2, seed: int | None = None, game="tinycards", **lifecycle
+):
     """A match with every seat taken; returns (match, seats)."""
     request = gw.CreateMatchRequest(
-        game="tinycards",
+        game=game,
         seats=seats,
         allow_spectators=True,
         lifecycle=gw.LifecycleOptions(**lifecycle),

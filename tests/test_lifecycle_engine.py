@@ -11,6 +11,8 @@ from parlour.engine.registry import games
 from parlour.engine.replay import ReplayDiverged, audience, check_events, may_see, replay
 from parlour.engine.rng import Rng
 from parlour.engine.timeouts import default_action
+from parlour.rules.core import pack as packed_action
+from parlour.rules.v1 import rules_pb2
 from parlour.store.matchstore import StoredEvent, encode_visibility
 
 
@@ -48,7 +50,7 @@ def test_replay_recomputes_a_random_playout_of_every_game(game):
         seat = runtime.pending(game, state)[0].seat
         action = choose.choice(runtime.legal_actions(game, state, seat))
         state, emitted = runtime.apply(game, state, seat, action)
-        moves.append((seat, action, ""))
+        moves.append(rules_pb2.LoggedAction(seat=seat, action=packed_action(action)))
         emitted_all += [(len(moves) + 1, seat, e) for e in emitted]
     again = replay(game, options, seats, 11, moves)
     assert [(e.version, e.actor, e.audience) for e in again.events] == [

@@ -274,6 +274,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "commitment": audit.commitment(seed, salt).hex(),
             "secret_after_end": str(int(request.lifecycle.secret_after_end)),
             "turn_timer_ms": str(request.lifecycle.turn_timer_ms),
+            "allow_undo": str(int(request.lifecycle.allow_undo)),
         }
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
@@ -379,6 +380,24 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         await self.store.leave_seat(viewer.match, viewer.token_hash)
         self.revocations.revoke(viewer.token_hash)
         return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))
+
+    @guarded
+    async def UndoAction(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        if request.request_id.startswith(keys.PLATFORM_REQUEST_PREFIX):
+            raise invalid_argument(
+                "request_id", "request ids starting 'parlour:' are the platform's",
+                "RESERVED_REQUEST_ID",
+            )
+        ask = rules.UndoActionRequest(
+            match_id=viewer.match,
+            seat=viewer.seat,
+            request_id=request.request_id or uuid.uuid4().hex,
+        )
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.UndoAction(ask, timeout=30)
+        )
+        return gw.UndoActionResponse(result=response.result, replayed=response.replayed)
 
     @guarded
     async def GetMatchLog(self, request, context):
@@ -493,6 +512,7 @@ def public_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             request_id=action.request_id,
             version=action.version,
             timed_out=action.timed_out,
+            undoes=action.undoes,
         )
     for event in log.events:
         public.events.add(

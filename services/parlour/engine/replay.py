@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 
 from parlour.engine import runtime, timeouts
 from parlour.engine.game import Emitted, Game, Outcome
-from parlour.engine.v1.platform_pb2 import TimedOut
+from parlour.engine.v1.platform_pb2 import TimedOut, Undone
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,7 @@ class Replayed:
 
     events: list[LogEvent]
     outcome: Outcome | None
+    states: list[Message]
 
 
 class ReplayDiverged(Exception):
@@ -58,6 +59,8 @@ def describe(game: Game, event: Message) -> str:
     """The feed line of a game event or of the platform's TimedOut."""
     if isinstance(event, TimedOut):
         return timeouts.describe(event)
+    if isinstance(event, Undone):
+        return f"Seat {event.seat} took back: {event.took_back}"
     return game.describe_event(event)
 
 
@@ -68,38 +71,57 @@ def packed(message: Message) -> bytes:
     return wrapper.SerializeToString(deterministic=True)
 
 
-def replay(
-    game: Game,
-    options: Message,
-    seats: int,
-    seed: int,
-    actions: Iterable[tuple[int, Message, str]],
-) -> Replayed:
-    """Set the match up from its seed and apply every (seat, action, timed-out kind or '')
-    through the runtime, with the platform's TimedOut event before a timed-out action's."""
-    state = game.new_state(options, seats, seed)
+def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterable) -> Replayed:
+    """Set the match up from its seed and apply every logged entry through the runtime.
+
+    An entry has the fields of a LoggedAction: `seat`, `action` (a packed Action),
+    `timed_out` (the decision kind when the platform played it: a TimedOut event comes
+    first) and `undoes` (for an undo: the version taken back, whose earlier state returns
+    with an Undone event). `Replayed.states[i]` is the state at version i + 1.
+    """
+    states = [game.new_state(options, seats, seed)]
+    played: list[Message | None] = [None]
     events: list[LogEvent] = []
-    for version, (seat, action, timed_out) in enumerate(actions, start=2):
+    for version, entry in enumerate(entries, start=2):
         try:
-            state, emitted = runtime.apply(game, state, seat, action)
-            if timed_out:
-                notice = timeouts.timed_out_event(game, seat, timed_out, action)
-                emitted = [Emitted(notice), *emitted]
+            state, action, emitted = step(game, states, played, entry)
         except Exception as error:  # noqa: BLE001 - a tampered action may break any rule
             message = f"the action making version {version} is refused: {error}"
             raise ReplayDiverged(message) from None
+        states.append(state)
+        played.append(action)
         for item in emitted:
             events.append(
                 LogEvent(
                     sequence=len(events) + 1,
                     version=version,
-                    actor=seat,
+                    actor=entry.seat,
                     event=packed(item.event),
                     text=describe(game, item.event),
                     audience=audience(item),
                 )
             )
-    return Replayed(events, game.outcome(state))
+    return Replayed(events, game.outcome(states[-1]), states)
+
+
+def step(game: Game, states: list, played: list, entry) -> tuple[Message, Message | None, list]:
+    """One logged entry applied to the latest state: (state, action or None, emitted)."""
+    if entry.undoes:
+        if not 2 <= entry.undoes < len(states) + 1 or played[entry.undoes - 1] is None:
+            raise ValueError(f"version {entry.undoes} cannot be taken back")
+        taken_back = played[entry.undoes - 1]
+        notice = Undone(
+            seat=entry.seat, version=entry.undoes, took_back=game.describe_action(taken_back)
+        )
+        return states[entry.undoes - 2], None, [Emitted(notice)]
+    action = game.action_type()
+    if not entry.action.Unpack(action):
+        raise ValueError("not the game's Action")
+    state, emitted = runtime.apply(game, states[-1], entry.seat, action)
+    if entry.timed_out:
+        notice = timeouts.timed_out_event(game, entry.seat, entry.timed_out, action)
+        emitted = [Emitted(notice), *emitted]
+    return state, action, emitted
 
 
 def check_events(

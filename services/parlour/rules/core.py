@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import time
 
@@ -10,10 +11,11 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from parlour.engine import runtime, timeouts
+from parlour.engine import runtime, timeouts, undo
 from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
-from parlour.engine.replay import describe
+from parlour.engine.replay import describe, replay
 from parlour.engine.sampling import sample_hidden
+from parlour.engine.v1.platform_pb2 import Undone
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules.cache import Cached, StateCache
@@ -71,6 +73,11 @@ def earliest_deadline(progress: pb.MatchProgress) -> int | None:
     """The first deadline among the pending decisions, if any."""
     deadlines = [d.deadline_unix_ms for d in progress.pending if d.deadline_unix_ms]
     return min(deadlines) if deadlines else None
+
+
+def undo_refused(reason: str, message: str) -> ServiceError:
+    """An undo the match's policy does not allow now."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
 
 
 def refused(error: IllegalAction) -> ServiceError:
@@ -236,23 +243,111 @@ class RulesCore:
         fingerprint = hashlib.sha256(
             request.seat.to_bytes(4, "big", signed=True) + runtime.serialize(action)
         ).digest()[:FINGERPRINT_BYTES]
-        # One action per match at a time in this process; the entry lives while anyone uses it.
-        lock, users = self._locks.setdefault(request.match_id, (asyncio.Lock(), [0]))
-        users[0] += 1
         try:
-            async with lock:
+            async with self.serialized(request.match_id):
                 response = await self._act_locked(request, action, fingerprint, timed_out)
         except ServiceError as error:
             metrics.REFUSALS.labels(self.game.name, error.reason).inc()
             raise
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                del self._locks[request.match_id]
         if not response.replayed:
             self._actions.inc()
         self._act_seconds.observe(time.perf_counter() - started)
         return response
+
+    @contextlib.asynccontextmanager
+    async def serialized(self, match: str):
+        """One change per match at a time in this process; the lock lives while anyone uses
+        it."""
+        lock, users = self._locks.setdefault(match, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[match]
+
+    # -- undo (issue 17 item 4) ------------------------------------------------
+    async def undo(self, request: pb.UndoActionRequest) -> pb.UndoActionResponse:
+        """Take back the seat's last action as a new version, if the policy allows it."""
+        fingerprint = hashlib.sha256(
+            b"undo" + request.seat.to_bytes(4, "big", signed=True)
+        ).digest()[:FINGERPRINT_BYTES]
+        try:
+            async with self.serialized(request.match_id):
+                return await self._undo_locked(request, fingerprint)
+        except ServiceError as error:
+            metrics.REFUSALS.labels(self.game.name, error.reason).inc()
+            raise
+
+    async def _undo_locked(
+        self, request: pb.UndoActionRequest, fingerprint: bytes
+    ) -> pb.UndoActionResponse:
+        match = request.match_id
+        earlier = await self._earlier(request, fingerprint)
+        if earlier is not None:
+            return pb.UndoActionResponse(result=earlier.result, replayed=True)
+        try:
+            records = await self.store.match_log(match)
+        except MatchNotFound:
+            raise not_found("match", match) from None
+        if records.meta.get("allow_undo") != "1":
+            raise undo_refused("UNDO_NOT_ALLOWED", "this match does not allow undo")
+        actions = [pb.LoggedAction.FromString(raw) for raw in records.actions]
+        last = actions[-1] if actions else None
+        if last is None or last.undoes or last.timed_out:
+            raise undo_refused("NOTHING_TO_UNDO", "there is no action of yours to take back")
+        if last.seat != request.seat:
+            raise undo_refused("OTHER_SEAT_ACTED", "another seat acted after your last action")
+        options = self.game.options_type()
+        any_pb2.Any.FromString(records.options).Unpack(options)
+        seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
+        states = replay(self.game, options, seats, seed, actions).states
+        before, action = states[-2], self.game.action_type()
+        last.action.Unpack(action)
+        reason = undo.refusal(self.game, before, request.seat, action)
+        if reason is not None:
+            raise undo_refused(reason, "your last action revealed or drew something")
+        entry = await self.current(match)
+        if entry.version != last.version:
+            raise ServiceError(grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on")
+        notice = Undone(
+            seat=request.seat, version=last.version, took_back=self.game.describe_action(action)
+        )
+        version = entry.version + 1
+        progress = self.progress(before, version, entry.last_sequence + 1)
+        timer_ms = await self.timer_ms(match)
+        add_deadlines(progress, timer_ms)
+        result = pb.ActResult(
+            progress=progress, first_sequence=entry.last_sequence + 1, event_count=1
+        )
+        logged = pb.LoggedAction(
+            seat=request.seat, request_id=request.request_id, version=version, undoes=last.version
+        )
+        try:
+            _, repeated = await self.store.commit(
+                match,
+                entry.version,
+                runtime.serialize(before),
+                [(self.record(notice), encode_visibility(None), request.seat)],
+                request.request_id,
+                fingerprint + runtime.serialize(result),
+                runtime.serialize(progress),
+                "",
+                runtime.serialize(logged),
+            )
+        except CommitConflict:
+            self.cache.drop(match)
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on; retry"
+            ) from None
+        if repeated is not None:
+            again = self._replay(repeated, fingerprint)
+            return pb.UndoActionResponse(result=again.result, replayed=True)
+        self.cache.put(match, Cached(version, progress.last_sequence, before))
+        await self.arm(match, progress, timer_ms)
+        return pb.UndoActionResponse(result=result)
 
     async def _act_locked(
         self, request: pb.ActRequest, action: Message, fingerprint: bytes, timed_out: str

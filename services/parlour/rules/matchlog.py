@@ -43,15 +43,10 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
     """Recompute the match from (seed, actions) and refuse with DATA_LOSS if it differs."""
     options = game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
-    moves = []
-    for logged in actions:
-        action = game.action_type()
-        logged.action.Unpack(action)
-        moves.append((logged.seat, action, logged.timed_out))
     stored_outcome = pb.MatchProgress.FromString(records.progress).outcome
     try:
         seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
-        replayed = replay(game, options, seats, seed, moves)
+        replayed = replay(game, options, seats, seed, actions)
         check_events(replayed.events, [log_event(e) for e in records.events], None, True)
     except ReplayDiverged as error:
         raise ServiceError(

@@ -49,6 +49,10 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         return pb.GetMatchLogResponse(log=log)
 
     @guarded
+    async def UndoAction(self, request, context):
+        return await self.core.undo(request)
+
+    @guarded
     async def Act(self, request, context):
         return await self.core.act(request)
 

@@ -1,0 +1,149 @@
+"""Issue 17 item 4, undo with a policy: a seat takes back its own last action as a new version
+(the log keeps both) only while no other seat acted since and the action revealed nothing."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+from lifecycle_support import cli, new_match, reason, start_stack
+
+from parlour.client import GatewayClient
+from parlour.engine import runtime
+from parlour.engine.registry import get_game
+from parlour.engine.undo import refusal
+from parlour.engine.v1 import platform_pb2
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
+
+GAME = get_game("murdercastle")
+
+
+@pytest.fixture(scope="module")
+def stack(redis_url):
+    stack = start_stack(redis_url, games=("murdercastle",))
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture
+async def client(stack):
+    async with GatewayClient(stack.address) as client:
+        yield client
+
+
+class Table:
+    """A murdercastle match whose true state the test reads from Redis to pick actions."""
+
+    def __init__(self, client, stack, match, players) -> None:
+        self.client, self.match, self.players = client, match, players
+        self.redis = aioredis.from_url(stack.redis_url)
+        self.id = match.name.removeprefix("matches/")
+
+    async def state(self):
+        return GAME.state_type.FromString(await self.redis.hget(keys.state(self.id), "s"))
+
+    async def find(self, wanted):
+        """Play first legal actions until the pending seat has an action whose undo check
+        gives `wanted`; returns (seat, action)."""
+        for _ in range(GAME.max_actions):
+            state = await self.state()
+            seat = runtime.pending(GAME, state)[0].seat
+            for action in runtime.legal_actions(GAME, state, seat):
+                if refusal(GAME, state, seat, action) == wanted:
+                    return seat, action
+            await self.players[seat].submit(runtime.legal_actions(GAME, state, seat)[0])
+        raise AssertionError(f"no position with an action whose undo is {wanted}")
+
+    async def undo(self, seat, request_id="undo-1"):
+        request = gw.UndoActionRequest(match=self.match.name, request_id=request_id)
+        return await self.client.stub.UndoAction(request, metadata=self.players[seat].metadata)
+
+    async def close(self):
+        await self.redis.aclose()
+
+
+@pytest.fixture
+async def table(client, stack):
+    match, players = await new_match(
+        client, seats=GAME.min_seats, game="murdercastle", allow_undo=True
+    )
+    table = Table(client, stack, match, players)
+    yield table
+    await table.close()
+
+
+async def test_undo_restores_the_earlier_state_as_a_new_version(table, stack, tmp_path):
+    """Item 4: an action that revealed nothing is taken back; the seat sees the view it had,
+    the version moves on, an Undone event tells everyone, the log keeps both and verifies."""
+    seat, action = await table.find(None)
+    player = table.players[seat]
+    before = await player.view()
+    done = await player.submit(action)
+    undone = await table.undo(seat)
+    assert undone.result.progress.version == done.result.progress.version + 1
+    again = await player.view()
+    assert again.view == before.view and again.progress.pending == before.progress.pending
+    assert (await table.undo(seat)).replayed  # the same request id answers the same
+    raw = await table.redis.lrange(keys.actions(table.id), -2, -1)
+    taken, undo = (rules.LoggedAction.FromString(r) for r in raw)
+    assert undo.undoes == taken.version and undo.seat == taken.seat == seat
+    # finish the match and check the full log replays with the undo in it
+    while not (await player.view()).progress.HasField("outcome"):
+        state = await table.state()
+        pending = runtime.pending(GAME, state)[0].seat
+        await table.players[pending].submit(runtime.legal_actions(GAME, state, pending)[0])
+    log = (
+        await table.client.stub.GetMatchLog(
+            gw.GetMatchLogRequest(match=table.match.name, reveal_all=True)
+        )
+    ).log
+    notices = [e for e in log.events if e.event.event.Is(platform_pb2.Undone.DESCRIPTOR)]
+    assert [e.event.version for e in notices] == [undo.version]
+    assert "took back" in notices[0].event.text
+    path = tmp_path / "undone.json"
+    name = table.match.name
+    saved = cli("replay", name, "--address", stack.address, "--all", "--save", str(path))
+    assert saved.returncode == 0 and f"takes back v{taken.version}" in saved.stdout
+    verified = cli("verify", str(path))
+    assert verified.returncode == 0, verified.stderr
+
+
+@pytest.mark.parametrize("wanted", ["UNDO_AFTER_REVEAL", "UNDO_AFTER_RANDOMNESS"])
+async def test_undo_refused_after_a_reveal_or_a_draw(table, wanted):
+    """Item 4: an action that showed hidden information (or drew from the RNG) stays."""
+    seat, action = await table.find(wanted)
+    done = await table.players[seat].submit(action)
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await table.undo(seat)
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert reason(refused.value) == wanted
+    current = await table.client.match(table.match.name)
+    assert current.progress.version == done.result.progress.version
+
+
+async def test_undo_refused_once_another_seat_acted(table):
+    """Item 4: only while no other seat acted since."""
+    while True:
+        seat, action = await table.find(None)
+        await table.players[seat].submit(action)
+        state = await table.state()
+        other = runtime.pending(GAME, state)[0].seat
+        if other != seat:
+            break
+    await table.players[other].submit(runtime.legal_actions(GAME, state, other)[0])
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await table.undo(seat)
+    assert reason(refused.value) == "OTHER_SEAT_ACTED"
+
+
+async def test_undo_refused_unless_the_match_allows_it(client):
+    """Item 4: undo is off unless the match's options turn it on."""
+    match, players = await new_match(client, seats=GAME.min_seats, game="murdercastle")
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await client.stub.UndoAction(
+            gw.UndoActionRequest(match=match.name), metadata=players[0].metadata
+        )
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert reason(refused.value) == "UNDO_NOT_ALLOWED"
