@@ -81,7 +81,7 @@ async def test_secret_after_end_reveals_nothing(client):
 
 
 def saved_log(stack, match, path) -> dict:
-    done = cli("replay", match.name, "--address", stack.address, "--all", "--save", str(path))
+    done = cli("replay", match.name, "--gateway", stack.address, "--all", "--save", str(path))
     assert done.returncode == 0, done.stderr
     assert "as seen by everything" in done.stdout
     return json.loads(path.read_text())

@@ -118,7 +118,7 @@ async def test_reveal_all_holds_every_stream(client):
 async def test_replay_command_prints_only_what_the_seat_saw(client, stack):
     """Item 2: `parlour replay` with a seat token prints that seat's events, not others'."""
     match, players, live, _, _ = await play_live(client, seed=9)
-    done = cli("replay", match.name, "--address", stack.address, "--token", players[1].token)
+    done = cli("replay", match.name, "--gateway", stack.address, "--token", players[1].token)
     assert done.returncode == 0, done.stderr
     printed = [line.strip() for line in done.stdout.splitlines() if line.startswith("  #")]
     assert printed == [f"#{e.sequence} {e.text}" for e in live[1]]

@@ -96,7 +96,7 @@ async def test_replicas_race_and_each_deadline_fires_once(redis_url, tmp_path):
         assert [e.event.version for e in notices] == [a.version for a in actions]
         assert all("ran out of time" in e.event.text for e in notices)
         path = tmp_path / "timed.json"
-        saved = cli("replay", match.name, "--address", stack.address, "--all", "--save", str(path))
+        saved = cli("replay", match.name, "--gateway", stack.address, "--all", "--save", str(path))
         assert saved.returncode == 0, saved.stderr
         assert json.loads(path.read_text())["actions"][0]["timedOut"]
         verified = cli("verify", str(path))

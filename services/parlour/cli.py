@@ -153,7 +153,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     from parlour import matchlogs
 
     async def fetch():
-        async with grpc.aio.insecure_channel(args.address) as channel:
+        async with grpc.aio.insecure_channel(gateway_address(args)) as channel:
             return await matchlogs.fetch_log(channel, args.match, args.token, args.all)
 
     try:
@@ -237,7 +237,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_simulate)
     p = sub.add_parser("replay", help="print a finished match's log as you may see it")
     p.add_argument("match", help="matches/<id>")
-    p.add_argument("--address", required=True, help="the gateway's host:port")
+    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.add_argument("--token", help="your seat token (default: watch as a spectator)")
     p.add_argument("--all", action="store_true", help="every seat's actions and events")
     p.add_argument("--save", metavar="FILE", help="also save the log as JSON for verify")

@@ -43,7 +43,7 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
     """Recompute the match from (seed, actions) and refuse with DATA_LOSS if it differs."""
     options = game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
-    stored_outcome = pb.MatchProgress.FromString(records.progress).outcome
+    stored = pb.MatchProgress.FromString(records.progress)
     try:
         seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
         replayed = replay(game, options, seats, seed, actions)
@@ -52,7 +52,8 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
         raise ServiceError(
             grpc.StatusCode.DATA_LOSS, "LOG_MISMATCH", f"the stored log does not replay: {error}"
         ) from None
-    if replayed.outcome is None or list(replayed.outcome.scores) != list(stored_outcome.scores):
+    scores = None if replayed.outcome is None else list(replayed.outcome.scores)
+    if scores != (list(stored.outcome.scores) if stored.HasField("outcome") else None):
         raise ServiceError(
             grpc.StatusCode.DATA_LOSS, "LOG_MISMATCH", "the replayed outcome differs"
         )
