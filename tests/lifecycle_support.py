@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from parlour.client import GatewayClient
+from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 
@@ -77,3 +79,45 @@ def reason(error) -> str:
             detail.Unpack(info)
             return info.reason
     return ""
+
+
+class Watcher:
+    """Follows a match's public stream in the background; tests wait on what it has seen."""
+
+    def __init__(self, stream) -> None:
+        self.events: list[gw.MatchEvent] = []
+        self.changed = asyncio.Condition()
+        self.task = asyncio.create_task(self.follow(stream))
+
+    async def follow(self, stream) -> None:
+        async for item in stream:
+            async with self.changed:
+                if item.HasField("event"):
+                    self.events.append(item.event)
+                self.changed.notify_all()
+
+    def timeouts(self) -> list[tuple[int, platform_pb2.TimedOut]]:
+        found = []
+        for event in self.events:
+            if event.event.Is(platform_pb2.TimedOut.DESCRIPTOR):
+                notice = platform_pb2.TimedOut()
+                event.event.Unpack(notice)
+                found.append((event.version, notice))
+        return found
+
+    async def until(self, condition) -> None:
+        async with self.changed:
+            await self.changed.wait_for(condition)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+async def wait_finished(client, match, watcher) -> gw.Match:
+    """Wait, event by event, until the match is over."""
+    while True:
+        seen = len(watcher.events)
+        current = await client.match(match.name)
+        if current.status == gw.MATCH_STATUS_FINISHED:
+            return current
+        await watcher.until(lambda seen=seen: len(watcher.events) > seen)

@@ -3,14 +3,13 @@ expired decision exactly once, across replica kills and a restart of everything.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import signal
 
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import cli, new_match, reason, start_stack
+from lifecycle_support import Watcher, cli, new_match, reason, start_stack, wait_finished
 
 from parlour.client import GatewayClient
 from parlour.engine.v1 import platform_pb2
@@ -19,48 +18,6 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.server import EmbeddedRedis
-
-
-class Watcher:
-    """Follows a match's public stream in the background; tests wait on what it has seen."""
-
-    def __init__(self, stream) -> None:
-        self.events: list[gw.MatchEvent] = []
-        self.changed = asyncio.Condition()
-        self.task = asyncio.create_task(self.follow(stream))
-
-    async def follow(self, stream) -> None:
-        async for item in stream:
-            async with self.changed:
-                if item.HasField("event"):
-                    self.events.append(item.event)
-                self.changed.notify_all()
-
-    def timeouts(self) -> list[tuple[int, platform_pb2.TimedOut]]:
-        found = []
-        for event in self.events:
-            if event.event.Is(platform_pb2.TimedOut.DESCRIPTOR):
-                notice = platform_pb2.TimedOut()
-                event.event.Unpack(notice)
-                found.append((event.version, notice))
-        return found
-
-    async def until(self, condition) -> None:
-        async with self.changed:
-            await self.changed.wait_for(condition)
-
-    def stop(self) -> None:
-        self.task.cancel()
-
-
-async def wait_finished(client, match, watcher) -> gw.Match:
-    """Wait, event by event, until the match is over."""
-    while True:
-        seen = len(watcher.events)
-        current = await client.match(match.name)
-        if current.status == gw.MATCH_STATUS_FINISHED:
-            return current
-        await watcher.until(lambda seen=seen: len(watcher.events) > seen)
 
 
 async def stored_actions(redis_url, match) -> list[rules.LoggedAction]:

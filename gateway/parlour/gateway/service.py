@@ -275,6 +275,10 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "secret_after_end": str(int(request.lifecycle.secret_after_end)),
             "turn_timer_ms": str(request.lifecycle.turn_timer_ms),
             "allow_undo": str(int(request.lifecycle.allow_undo)),
+            "abandon_after": str(request.lifecycle.abandon_after_timeouts),
+            "on_abandon": "end"
+            if request.lifecycle.on_abandon == gw.ABANDON_POLICY_END_MATCH
+            else "platform",
         }
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
@@ -513,6 +517,7 @@ def public_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             version=action.version,
             timed_out=action.timed_out,
             undoes=action.undoes,
+            abandoned=action.abandoned,
         )
     for event in log.events:
         public.events.add(

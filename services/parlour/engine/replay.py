@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import runtime, timeouts
+from parlour.engine import abandon, runtime, timeouts
 from parlour.engine.game import Emitted, Game, Outcome
-from parlour.engine.v1.platform_pb2 import TimedOut, Undone
+from parlour.engine.v1.platform_pb2 import Abandoned, TimedOut, Undone
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,8 @@ def describe(game: Game, event: Message) -> str:
     """The feed line of a game event or of the platform's TimedOut."""
     if isinstance(event, TimedOut):
         return timeouts.describe(event)
+    if isinstance(event, Abandoned):
+        return abandon.describe(event)
     if isinstance(event, Undone):
         return f"Seat {event.seat} took back: {event.took_back}"
     return game.describe_event(event)
@@ -82,7 +84,12 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
     states = [game.new_state(options, seats, seed)]
     played: list[Message | None] = [None]
     events: list[LogEvent] = []
+    ended_by: int | None = None
     for version, entry in enumerate(entries, start=2):
+        if ended_by is not None:
+            raise ReplayDiverged(f"version {version} follows the end of the match")
+        if entry.abandoned and not entry.timed_out:
+            ended_by = entry.seat
         try:
             state, action, emitted = step(game, states, played, entry)
         except Exception as error:  # noqa: BLE001 - a tampered action may break any rule
@@ -101,7 +108,12 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
                     audience=audience(item),
                 )
             )
-    return Replayed(events, game.outcome(states[-1]), states)
+    outcome = (
+        game.outcome(states[-1])
+        if ended_by is None
+        else abandon.ended_outcome(game, states[-1], ended_by)
+    )
+    return Replayed(events, outcome, states)
 
 
 def step(game: Game, states: list, played: list, entry) -> tuple[Message, Message | None, list]:
@@ -114,13 +126,16 @@ def step(game: Game, states: list, played: list, entry) -> tuple[Message, Messag
             seat=entry.seat, version=entry.undoes, took_back=game.describe_action(taken_back)
         )
         return states[entry.undoes - 2], None, [Emitted(notice)]
+    if entry.abandoned and not entry.timed_out:
+        return states[-1], None, [Emitted(Abandoned(seat=entry.seat, ended=True))]
     action = game.action_type()
     if not entry.action.Unpack(action):
         raise ValueError("not the game's Action")
     state, emitted = runtime.apply(game, states[-1], entry.seat, action)
     if entry.timed_out:
         notice = timeouts.timed_out_event(game, entry.seat, entry.timed_out, action)
-        emitted = [Emitted(notice), *emitted]
+        handed = [Emitted(Abandoned(seat=entry.seat))] if entry.abandoned else []
+        emitted = [Emitted(notice), *handed, *emitted]
     return state, action, emitted
 
 

@@ -11,17 +11,23 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 
-from parlour.engine import runtime, timeouts, undo
+from parlour.engine import abandon, runtime, timeouts, undo
 from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
 from parlour.engine.replay import describe, replay
 from parlour.engine.sampling import sample_hidden
-from parlour.engine.v1.platform_pb2 import Undone
+from parlour.engine.v1.platform_pb2 import Abandoned, Undone
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
-from parlour.store.matchstore import CommitConflict, MatchNotFound, MatchStore, encode_visibility
+from parlour.store.matchstore import (
+    CommitConflict,
+    MatchFinished,
+    MatchNotFound,
+    MatchStore,
+    encode_visibility,
+)
 
 FINISHED = "finished"
 #: Bytes of the (seat, action) digest kept in a request record to spot a reused id.
@@ -61,18 +67,27 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def add_deadlines(progress: pb.MatchProgress, timer_ms: int) -> None:
-    """Give every pending decision a deadline `timer_ms` from now (none when 0)."""
+def add_deadlines(
+    progress: pb.MatchProgress, timer_ms: int, platform_seats: frozenset[int] = frozenset()
+) -> None:
+    """Give every pending decision a deadline `timer_ms` from now (none when 0); seats that
+    abandoned and are played by the platform are due at once."""
     if timer_ms:
-        deadline = now_ms() + timer_ms
+        now = now_ms()
         for decision in progress.pending:
-            decision.deadline_unix_ms = deadline
+            abandoned = decision.seat in platform_seats
+            decision.deadline_unix_ms = now if abandoned else now + timer_ms
 
 
 def earliest_deadline(progress: pb.MatchProgress) -> int | None:
     """The first deadline among the pending decisions, if any."""
     deadlines = [d.deadline_unix_ms for d in progress.pending if d.deadline_unix_ms]
     return min(deadlines) if deadlines else None
+
+
+def game_over() -> ServiceError:
+    """Nothing commits after the end (also an end the host's policy decided)."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "the game is over")
 
 
 def undo_refused(reason: str, message: str) -> ServiceError:
@@ -232,11 +247,14 @@ class RulesCore:
         return states, entry.version
 
     # -- act ------------------------------------------------------------------
-    async def act(self, request: pb.ActRequest, timed_out: str = "") -> pb.ActResponse:
+    async def act(
+        self, request: pb.ActRequest, timed_out: str = "", abandoned: bool = False
+    ) -> pb.ActResponse:
         """Check, apply and commit one action; idempotent by request id.
 
         `timed_out` is the decision kind when the platform plays it for a seat whose turn
-        timer ran out: a TimedOut event precedes the action's own events.
+        timer ran out: a TimedOut event precedes the action's own events. `abandoned` marks
+        the timeout that made the seat count as abandoned (an Abandoned event follows it).
         """
         started = time.perf_counter()
         action = unpack(request.action, self.game.action_type, "action")
@@ -245,7 +263,9 @@ class RulesCore:
         ).digest()[:FINGERPRINT_BYTES]
         try:
             async with self.serialized(request.match_id):
-                response = await self._act_locked(request, action, fingerprint, timed_out)
+                response = await self._act_locked(
+                    request, action, fingerprint, timed_out, abandoned
+                )
         except ServiceError as error:
             metrics.REFUSALS.labels(self.game.name, error.reason).inc()
             raise
@@ -342,6 +362,8 @@ class RulesCore:
             raise ServiceError(
                 grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on; retry"
             ) from None
+        except MatchFinished:
+            raise game_over() from None
         if repeated is not None:
             again = self._replay(repeated, fingerprint)
             return pb.UndoActionResponse(result=again.result, replayed=True)
@@ -350,10 +372,16 @@ class RulesCore:
         return pb.UndoActionResponse(result=result)
 
     async def _act_locked(
-        self, request: pb.ActRequest, action: Message, fingerprint: bytes, timed_out: str
+        self,
+        request: pb.ActRequest,
+        action: Message,
+        fingerprint: bytes,
+        timed_out: str,
+        abandoned: bool,
     ) -> pb.ActResponse:
         match = request.match_id
         timer_ms = await self.timer_ms(match)
+        platform_seats = await self.platform_seats(match) if timer_ms else frozenset()
         fresh = False
         for _ in range(self.max_retries):
             entry = self.cache.get(match) if not fresh else None
@@ -386,10 +414,14 @@ class RulesCore:
                 raise refused(error) from None
             if timed_out:
                 notice = timeouts.timed_out_event(self.game, request.seat, timed_out, action)
-                emitted = [Emitted(notice), *emitted]
+                handed = [Emitted(Abandoned(seat=request.seat))] if abandoned else []
+                emitted = [Emitted(notice), *handed, *emitted]
             version = entry.version + 1
             progress = self.progress(state, version, entry.last_sequence + len(emitted))
-            add_deadlines(progress, timer_ms)
+            add_deadlines(progress, timer_ms, platform_seats)
+            if progress.HasField("outcome") and platform_seats:
+                played = ", ".join(map(str, sorted(platform_seats)))
+                progress.outcome.summary += f" (the platform played abandoned seat(s) {played})"
             result = pb.ActResult(
                 progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
             )
@@ -407,6 +439,7 @@ class RulesCore:
                 request_id=request.request_id,
                 version=version,
                 timed_out=timed_out,
+                abandoned=abandoned,
             )
             try:
                 _, earlier = await self.store.commit(
@@ -427,6 +460,8 @@ class RulesCore:
                 continue
             except MatchNotFound:
                 raise not_found("match", match) from None
+            except MatchFinished:
+                raise game_over() from None
             if earlier is not None:
                 return self._replay(earlier, fingerprint)
             self.cache.put(match, Cached(version, progress.last_sequence, state))
@@ -445,6 +480,52 @@ class RulesCore:
             raw = await self.store.redis.hget(keys.meta(match), "turn_timer_ms")
             self._timer_ms[match] = int(raw or 0)
         return self._timer_ms[match]
+
+    async def platform_seats(self, match: str) -> frozenset[int]:
+        """Seats that abandoned the match and that the platform now plays."""
+        seats = int(await self.store.redis.hget(keys.meta(match), "seats") or 0)
+        marks = await self.store.redis.hmget(keys.meta(match), [f"bot:{s}" for s in range(seats)])
+        return frozenset(s for s, mark in enumerate(marks) if mark) if seats else frozenset()
+
+    async def end_abandoned(self, match: str, seat: int, version: int) -> None:
+        """The host's policy: end the match at `version` because `seat` abandoned it."""
+        async with self.serialized(match):
+            entry = await self.current(match)
+            if entry.version != version:
+                return
+            request_id = f"{keys.PLATFORM_REQUEST_PREFIX}abandon:{version}:{seat}"
+            ended = abandon.ended_outcome(self.game, entry.state, seat)
+            progress = pb.MatchProgress(
+                version=version + 1,
+                last_sequence=entry.last_sequence + 1,
+                outcome=pb.Outcome(
+                    scores=ended.scores, winners=ended.winners, summary=ended.summary
+                ),
+            )
+            result = pb.ActResult(
+                progress=progress, first_sequence=entry.last_sequence + 1, event_count=1
+            )
+            notice = Abandoned(seat=seat, ended=True)
+            logged = pb.LoggedAction(
+                seat=seat, request_id=request_id, version=version + 1, abandoned=True
+            )
+            fingerprint = hashlib.sha256(request_id.encode()).digest()[:FINGERPRINT_BYTES]
+            try:
+                await self.store.commit(
+                    match,
+                    version,
+                    runtime.serialize(entry.state),
+                    [(self.record(notice), encode_visibility(None), seat)],
+                    request_id,
+                    fingerprint + runtime.serialize(result),
+                    runtime.serialize(progress),
+                    FINISHED,
+                    runtime.serialize(logged),
+                )
+            except (CommitConflict, MatchFinished):
+                self.cache.drop(match)
+                return
+            await self.store.arm_timer(self.game.name, match, None)
 
     async def arm(self, match: str, progress: pb.MatchProgress, timer_ms: int) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed)."""

@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from parlour.engine import timeouts
+from parlour.engine import abandon, timeouts
 from parlour.rpc.errors import ServiceError
 from parlour.rules.core import RulesCore, earliest_deadline, now_ms, pack
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store import keys
 from parlour.store.keys import PLATFORM_REQUEST_PREFIX
 
 log = logging.getLogger("parlour.rules.timers")
+#: How far back the log is read to count a seat's timeouts in a row.
+STREAK_WINDOW = 256
 
 
 def timeout_request_id(version: int, seat: int) -> str:
@@ -49,6 +52,24 @@ class TurnTimers:
             fired += await self.fire(match, seen)
         return fired
 
+    async def abandons(self, match: str, seat: int) -> str:
+        """'' if this timeout leaves the seat in play; else the policy it now falls under
+        ('platform': played by the platform from now on, marked in the metadata; 'end')."""
+        redis = self.core.store.redis
+        limit, policy, marked = await redis.hmget(
+            keys.meta(match), "abandon_after", "on_abandon", f"bot:{seat}"
+        )
+        if not int(limit or 0) or marked:
+            return ""
+        tail = await redis.lrange(keys.actions(match), -STREAK_WINDOW, -1)
+        entries = [pb.LoggedAction.FromString(raw) for raw in tail]
+        if abandon.streak(entries, seat) + 1 < int(limit):
+            return ""
+        if policy == b"end":
+            return "end"
+        await redis.hset(keys.meta(match), f"bot:{seat}", "1")
+        return "platform"
+
     async def fire(self, match: str, seen: int) -> int:
         """Play the default for one expired decision of `match`, or re-point its entry."""
         store, game = self.core.store, self.core.game
@@ -63,6 +84,10 @@ class TurnTimers:
         entry = await self.core.current(match)
         if entry.version != progress.version:
             return 0  # it moved on; the newer commit armed its own deadline
+        abandoned = await self.abandons(match, decision.seat)
+        if abandoned == "end":
+            await self.core.end_abandoned(match, decision.seat, progress.version)
+            return 1
         action = timeouts.default_action(game, entry.state, decision.seat, decision.kind)
         request = pb.ActRequest(
             match_id=match,
@@ -72,7 +97,9 @@ class TurnTimers:
             expected_version=progress.version,
         )
         try:
-            response = await self.core.act(request, timed_out=decision.kind)
+            response = await self.core.act(
+                request, timed_out=decision.kind, abandoned=abandoned == "platform"
+            )
         except ServiceError as error:
             log.info("timeout not played", extra={"match": match, "reason": error.reason})
             return 0

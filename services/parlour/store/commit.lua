@@ -10,11 +10,13 @@
 -- a 12-byte digest of the request id and the record a 16-byte fingerprint plus the
 -- ActResult, so a match costs about 100 bytes of Redis per action.
 -- Returns {1, new version, last sequence} | {0, earlier record} | {-1, current version} | {-2}
+--   (no match) | {-3} (the match is over: nothing commits after its end)
 local record_key = ARGV[4]
 if record_key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], record_key)
   if earlier then return {0, earlier} end
 end
+if redis.call('HGET', KEYS[4], 'status') == 'finished' then return {-3} end
 local current = redis.call('HMGET', KEYS[1], 'v', 'q')
 if not current[1] then return {-2} end
 local version = tonumber(current[1])

@@ -21,6 +21,10 @@ class MatchNotFound(LookupError):
     """No match with that id."""
 
 
+class MatchFinished(Exception):
+    """The match is over: nothing commits after its end."""
+
+
 class CommitConflict(Exception):
     """The match moved on since the state was read."""
 
@@ -298,6 +302,8 @@ class MatchStore:
             return 0, reply[1]
         if reply[0] == -1:
             raise CommitConflict(int(reply[1]))
+        if reply[0] == -3:
+            raise MatchFinished(match)
         raise MatchNotFound(match)
 
     async def _flush(self) -> None:
