@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from parlour.client import GatewayClient
 from parlour.engine.rng import Rng
-from parlour.launcher import LocalStack
+from parlour.launcher import LocalStack, Process
 from parlour.store.matchstore import MatchStore
 from parlour.store.server import EmbeddedRedis
 
@@ -76,8 +76,8 @@ async def test_killing_a_rules_replica_loses_and_repeats_nothing():
                 await store.close()
 
 
-def health_status(address: str) -> int:
-    with grpc.insecure_channel(address) as channel:
+def health_status(proc: Process) -> int:
+    with proc.channel() as channel:
         try:
             return (
                 health_pb2_grpc.HealthStub(channel)
@@ -88,13 +88,13 @@ def health_status(address: str) -> int:
             return -1
 
 
-def wait_for_status(address: str, status: int, timeout: float = 15.0) -> None:
+def wait_for_status(proc: Process, status: int, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if health_status(address) == status:
+        if health_status(proc) == status:
             return
         time.sleep(0.1)
-    raise AssertionError(f"{address} never reported {status}")
+    raise AssertionError(f"{proc.name} never reported {status}")
 
 
 async def test_redis_down_is_unavailable_then_recovers():
@@ -102,21 +102,21 @@ async def test_redis_down_is_unavailable_then_recovers():
     redis = EmbeddedRedis(persistent=True).start()
     try:
         with LocalStack(["tinycards"], redis_url=redis.url) as stack:
-            rules_address = stack.rules["tinycards"][0].address
+            rules = stack.rules["tinycards"][0]
             async with GatewayClient(stack.address) as client:
                 match = await client.create_match("tinycards", 2, seed=1)
                 players = [await client.join(match.name, f"p{i}") for i in range(2)]
                 first = (await players[0].actions()).actions[0]
                 await players[0].submit(first, request_id="before")
                 redis.stop(remove=False)
-                wait_for_status(rules_address, health_pb2.HealthCheckResponse.NOT_SERVING)
-                wait_for_status(stack.address, health_pb2.HealthCheckResponse.NOT_SERVING)
+                wait_for_status(rules, health_pb2.HealthCheckResponse.NOT_SERVING)
+                wait_for_status(stack.gateway, health_pb2.HealthCheckResponse.NOT_SERVING)
                 with pytest.raises(grpc.aio.AioRpcError) as err:
                     await players[1].actions()
                 assert err.value.code() == grpc.StatusCode.UNAVAILABLE
                 redis.start()
-                wait_for_status(rules_address, health_pb2.HealthCheckResponse.SERVING)
-                wait_for_status(stack.address, health_pb2.HealthCheckResponse.SERVING)
+                wait_for_status(rules, health_pb2.HealthCheckResponse.SERVING)
+                wait_for_status(stack.gateway, health_pb2.HealthCheckResponse.SERVING)
                 nxt = (await players[1].actions()).actions[0]
                 response = await submit_with_retry(players[1], nxt, "after")
                 assert response.result.progress.version == 3

@@ -9,7 +9,7 @@ from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
 from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.launcher import LocalStack
+from parlour.launcher import LocalStack, redacted
 
 #: Matches the demo plays instead of one with the defaults: (mode, options, seats or 0).
 DEMO_MATCHES = {"murdercastle": [
@@ -63,7 +63,7 @@ def run_demo(games: list[str], seed: int, lines: int) -> int:
     """Start the stack, play every game, stop the stack; returns a process exit code."""
     print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate processes…")
     with LocalStack(games) as stack:
-        print(f"gateway {stack.address}; Redis {stack.redis_url}")
+        print(f"gateway {stack.address}; Redis {redacted(stack.redis_url)}")
         failures = asyncio.run(play_all(stack.address, games, seed, lines))
     print(
         "\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else "")

@@ -1,18 +1,36 @@
-"""Run a local stack as real processes: Redis, one rules service per game, a gateway."""
+"""Run a local stack as real processes: Redis, one rules service per game, a gateway.
+
+The gateway talks to the rules services over mutual TLS: with no PARLOUR_INTERNAL_TLS_*
+configured, the stack makes a throwaway CA and certificates in a temporary directory.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from parlour.rpc.tls import InternalTls, ThrowawayPki, make_throwaway_pki
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
+
+
+def redacted(url: str) -> str:
+    """A URL fit to print: any password replaced by '***'."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    netloc = f"{user}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
 @dataclass
@@ -22,10 +40,20 @@ class Process:
     name: str
     port: int
     popen: subprocess.Popen
+    host: str = "127.0.0.1"
+    #: What a caller needs on this port (TLS trust, the client certificate of mutual TLS).
+    credentials: grpc.ChannelCredentials | None = None
+    options: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        return f"{self.host}:{self.port}"
+
+    def channel(self) -> grpc.Channel:
+        """A blocking channel to the process, with the credentials it requires."""
+        if self.credentials is None:
+            return grpc.insecure_channel(self.address)
+        return grpc.secure_channel(self.address, self.credentials, options=self.options)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
         """Signal the process and wait for it (killing it after `timeout`)."""
@@ -45,15 +73,23 @@ class LocalStack:
     games: list[str]
     replicas: int = 1
     env: dict[str, str] = field(default_factory=dict)
+    #: Serve the gateway's public port over TLS with a throwaway certificate for localhost.
+    public_tls: bool = False
     quiet: bool = True
     redis: EmbeddedRedis | None = None
     redis_url: str = ""
     rules: dict[str, list[Process]] = field(default_factory=dict)
     gateway: Process | None = None
+    pki: ThrowawayPki | None = None
+    certs_dir: str = ""
 
     def start(self) -> LocalStack:
         """Start everything and wait until every server reports SERVING."""
         self.redis_url = self.redis_url or configured_url() or ""
+        configured_tls = {**os.environ, **self.env}.get("PARLOUR_INTERNAL_TLS_CA")
+        if not configured_tls and self.pki is None:
+            self.certs_dir = tempfile.mkdtemp(prefix="parlour-certs-")
+            self.pki = make_throwaway_pki(self.certs_dir)
         if not self.redis_url:
             self.redis = EmbeddedRedis().start()
             self.redis_url = self.redis.url
@@ -63,11 +99,7 @@ class LocalStack:
             routes = ";".join(
                 f"{game}={','.join(p.address for p in procs)}" for game, procs in self.rules.items()
             )
-            self.gateway = self.spawn(
-                "gateway",
-                [sys.executable, "-m", "parlour.cli", "serve-gateway"],
-                {"PARLOUR_RULES": routes},
-            )
+            self.gateway = self.start_gateway(routes)
             for proc in self.processes():
                 wait_serving(proc)
         except BaseException:
@@ -75,17 +107,50 @@ class LocalStack:
             raise
         return self
 
-    def start_rules(self, game: str) -> Process:
-        """Start one more replica of a game's rules service."""
-        return self.spawn(f"rules:{game}", [sys.executable, "-m", f"parlour.games.{game}"], {})
+    def start_rules(self, game: str, host: str = "127.0.0.1", port: int = 0) -> Process:
+        """Start one more replica of a game's rules service (on `host`:`port` if given)."""
+        argv = [sys.executable, "-m", f"parlour.games.{game}"]
+        extra = self.pki.env_for_rules() if self.pki else {}
+        proc = self.spawn(f"rules:{game}", argv, extra, host, port)
+        tls = self.rules_client_tls()
+        if tls is not None:
+            proc.credentials, proc.options = tls.channel_credentials(), tls.channel_options()
+        return proc
 
-    def spawn(self, name: str, argv: list[str], extra: dict[str, str]) -> Process:
-        port = free_port()
+    def start_gateway(self, routes: str) -> Process:
+        """Start the gateway in front of `routes` (PARLOUR_RULES syntax)."""
+        extra = {"PARLOUR_RULES": routes, **(self.pki.env_for_gateway() if self.pki else {})}
+        if self.public_tls:
+            assert self.pki is not None, "public_tls needs the throwaway certificates"
+            extra.update(PARLOUR_TLS_CERT=self.pki.public.cert, PARLOUR_TLS_KEY=self.pki.public.key)
+        argv = [sys.executable, "-m", "parlour.cli", "serve-gateway"]
+        proc = self.spawn("gateway", argv, extra)
+        if self.public_tls:
+            with open(self.pki.ca, "rb") as ca:
+                proc.credentials = grpc.ssl_channel_credentials(root_certificates=ca.read())
+            proc.options = [("grpc.ssl_target_name_override", "localhost")]
+        return proc
+
+    def rules_client_tls(self) -> InternalTls | None:
+        """The identity that rules ports accept: the gateway's."""
+        if self.pki is not None:
+            return self.pki.gateway_identity()
+        return InternalTls.from_env({**os.environ, **self.env})
+
+    def spawn(
+        self,
+        name: str,
+        argv: list[str],
+        extra: dict[str, str],
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> Process:
+        port = port or free_port(host)
         env = {**os.environ, **self.env, **extra}
-        env.update(PARLOUR_REDIS_URL=self.redis_url, PARLOUR_ADDRESS=f"127.0.0.1:{port}")
+        env.update(PARLOUR_REDIS_URL=self.redis_url, PARLOUR_ADDRESS=f"{host}:{port}")
         out = subprocess.DEVNULL if self.quiet else None
         popen = subprocess.Popen(argv, env=env, stdout=out, stderr=out, start_new_session=True)
-        return Process(name, port, popen)
+        return Process(name, port, popen, host=host)
 
     def processes(self) -> list[Process]:
         procs = [p for group in self.rules.values() for p in group]
@@ -103,6 +168,8 @@ class LocalStack:
             proc.stop()
         if self.redis:
             self.redis.stop()
+        if self.certs_dir:
+            shutil.rmtree(self.certs_dir, ignore_errors=True)
 
     def __enter__(self) -> LocalStack:
         return self.start()
@@ -114,7 +181,7 @@ class LocalStack:
 def wait_serving(proc: Process, timeout: float = 30.0) -> None:
     """Poll the process's gRPC health until SERVING."""
     deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(proc.address) as channel:
+    with proc.channel() as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             if proc.popen.poll() is not None:

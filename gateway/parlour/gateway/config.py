@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import grpc
+
+from parlour.rpc.tls import InternalTls, public_server_credentials
+
 
 def parse_rules(text: str) -> dict[str, list[str]]:
     """'game=host:port,host:port;game2=host:port' -> {game: [addresses]}."""
@@ -30,6 +34,10 @@ class GatewayConfig:
     creates_per_minute: int = 120
     streams_per_connection: int = 100
     replica_cooldown_seconds: float = 2.0
+    #: Mutual TLS towards the rules services (None: plaintext).
+    internal_tls: InternalTls | None = None
+    #: TLS on the public port (None: plaintext).
+    public_tls: grpc.ServerCredentials | None = None
 
     @classmethod
     def from_env(cls) -> GatewayConfig:
@@ -46,4 +54,7 @@ class GatewayConfig:
             play_queue=int(os.environ.get("PARLOUR_PLAY_QUEUE", "1024")),
             creates_per_minute=int(os.environ.get("PARLOUR_CREATES_PER_MINUTE", "120")),
             streams_per_connection=int(os.environ.get("PARLOUR_STREAMS_PER_CONNECTION", "100")),
+
+            internal_tls=InternalTls.from_env(),
+            public_tls=public_server_credentials(),
         )

@@ -13,6 +13,7 @@ import grpc
 
 from parlour.gateway.links import ActLink
 from parlour.rpc.errors import ServiceError, not_found, unavailable
+from parlour.rpc.tls import InternalTls, rules_channel
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
@@ -25,9 +26,9 @@ LINKS_PER_REPLICA = 4
 class Replica:
     """One rules service address: a channel, a stub, a few ActStream links."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, tls: InternalTls | None = None) -> None:
         self.address = address
-        self.channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        self.channel = rules_channel(address, tls, CHANNEL_OPTIONS)
         self.stub = pb_grpc.RulesServiceStub(self.channel)
         self.links = [ActLink(self.stub, address) for _ in range(LINKS_PER_REPLICA)]
         self.down_until = 0.0
@@ -61,8 +62,10 @@ def rank(match: str, replicas: list[Replica]) -> list[Replica]:
 class Router:
     """Knows every game's replicas and calls the right one."""
 
-    def __init__(self, routes: dict[str, list[str]], cooldown: float = 2.0) -> None:
-        self.replicas = {game: [Replica(a) for a in addrs] for game, addrs in routes.items()}
+    def __init__(
+        self, routes: dict[str, list[str]], cooldown: float = 2.0, tls: InternalTls | None = None
+    ) -> None:
+        self.replicas = {game: [Replica(a, tls) for a in addrs] for game, addrs in routes.items()}
         self.cooldown = cooldown
         self.infos: dict[str, pb.GameInfo] = {}
 

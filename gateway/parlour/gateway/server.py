@@ -27,7 +27,7 @@ class Gateway:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
         self.store = MatchStore.from_url(config.redis_url)
-        self.router = Router(config.rules, config.replica_cooldown_seconds)
+        self.router = Router(config.rules, config.replica_cooldown_seconds, config.internal_tls)
         self.hub = EventHub(self.store, config.subscriber_queue)
         self.revocations = Revocations(self.store)
         self.service = GatewayService(
@@ -45,6 +45,7 @@ class Gateway:
             ),
             [SERVICE],
             config.address,
+            config.public_tls,
         )
         self.watcher = None
 
@@ -72,7 +73,18 @@ async def serve() -> None:
     """Serve until SIGTERM, configured from the environment."""
     gateway = await Gateway(GatewayConfig.from_env()).start()
     metrics.expose()
-    log.info("serving", extra={"port": gateway.port, "games": sorted(gateway.config.rules)})
+    config = gateway.config
+    if config.internal_tls is None:
+        log.warning("no PARLOUR_INTERNAL_TLS_* set: calling the rules services in plaintext")
+    log.info(
+        "serving",
+        extra={
+            "port": gateway.port,
+            "games": sorted(config.rules),
+            "public_tls": config.public_tls is not None,
+            "mutual_tls": config.internal_tls is not None,
+        },
+    )
     await serving.run_until_stopped(gateway.server, gateway.health)
     await gateway.stop(0)
 

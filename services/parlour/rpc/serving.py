@@ -22,16 +22,23 @@ OPTIONS = [
 
 
 def make_server(
-    register: Callable[[grpc.aio.Server], None], service_names: Iterable[str], address: str
+    register: Callable[[grpc.aio.Server], None],
+    service_names: Iterable[str],
+    address: str,
+    credentials: grpc.ServerCredentials | None = None,
 ) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
-    """A grpc.aio server with the services, health and reflection, bound to `address`."""
+    """A grpc.aio server with the services, health and reflection, bound to `address`
+    (with TLS when `credentials` are given)."""
     server = grpc.aio.server(options=OPTIONS)
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = [*service_names, health.SERVICE_NAME, reflection.SERVICE_NAME]
     reflection.enable_server_reflection(names, server)
-    port = server.add_insecure_port(address)
+    if credentials is None:
+        port = server.add_insecure_port(address)
+    else:
+        port = server.add_secure_port(address, credentials)
     if port == 0:
         raise RuntimeError(f"could not bind {address}")
     return server, port, health_servicer

@@ -15,6 +15,7 @@ import sys
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.rpc import logs, metrics, serving
+from parlour.rpc.tls import InternalTls, TlsSettingError
 from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
 from parlour.rules.timers import TurnTimers
@@ -26,14 +27,20 @@ log = logging.getLogger("parlour.rules")
 
 
 async def start(
-    game: Game, store: MatchStore, address: str = "127.0.0.1:0", cache_size: int = 10_000
+    game: Game,
+    store: MatchStore,
+    address: str = "127.0.0.1:0",
+    cache_size: int = 10_000,
+    tls: InternalTls | None = None,
 ):
-    """Start serving `game`; returns (server, port, health servicer, watcher task)."""
+    """Start serving `game` (only to callers with a certificate from the CA when `tls` is
+    given); returns (server, port, health servicer, watcher task)."""
     core = RulesCore(game, store, cache_size=cache_size)
     server, port, health = serving.make_server(
         lambda s: rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(core), s),
         [SERVICE],
         address,
+        tls.server_credentials() if tls else None,
     )
     await server.start()
     timers = TurnTimers(core, float(os.environ.get("PARLOUR_TIMER_POLL_SECONDS", "0.1")))
@@ -57,9 +64,15 @@ async def serve(game_name: str) -> None:
     store = MatchStore.from_url(url, max_events=int(os.environ.get("PARLOUR_EVENT_HISTORY", "0")))
     address = os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0")
     cache = int(os.environ.get("PARLOUR_STATE_CACHE", "10000"))
-    server, port, health, watcher = await start(game, store, address, cache)
+    try:
+        tls = InternalTls.from_env()
+    except TlsSettingError as error:
+        sys.exit(f"bad setting: {error}")
+    if tls is None:
+        log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
+    server, port, health, watcher = await start(game, store, address, cache, tls)
     metrics.expose()
-    log.info("serving", extra={"game": game.name, "port": port})
+    log.info("serving", extra={"game": game.name, "port": port, "mutual_tls": tls is not None})
     await serving.run_until_stopped(server, health)
     watcher.cancel()
     await store.close()

@@ -24,10 +24,10 @@ def server_binary() -> str:
     return str(get_binary_path())
 
 
-def free_port() -> int:
-    """A currently free TCP port on 127.0.0.1."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A currently free TCP port on `host` (a loopback address by default)."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return sock.getsockname()[1]
 
 
