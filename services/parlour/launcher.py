@@ -14,10 +14,12 @@ import sys
 import tempfile
 import time
 import urllib.parse
+import urllib.request
 from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client.parser import text_string_to_metric_families
 
 from parlour.rpc.tls import InternalTls, ThrowawayPki, make_throwaway_pki
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
@@ -44,6 +46,8 @@ class Process:
     #: What a caller needs on this port (TLS trust, the client certificate of mutual TLS).
     credentials: grpc.ChannelCredentials | None = None
     options: list[tuple[str, str]] = field(default_factory=list)
+    #: Where the process serves Prometheus /metrics (0: not at all).
+    metrics_port: int = 0
 
     @property
     def address(self) -> str:
@@ -54,6 +58,17 @@ class Process:
         if self.credentials is None:
             return grpc.insecure_channel(self.address)
         return grpc.secure_channel(self.address, self.credentials, options=self.options)
+
+    def metric(self, name: str, labels: dict[str, str] | None = None) -> float:
+        """The current value of one sample of the process's metrics (0 if absent)."""
+        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        with urllib.request.urlopen(url, timeout=5) as reply:
+            text = reply.read().decode()
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == name and sample.labels == (labels or {}):
+                    return sample.value
+        return 0.0
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
         """Signal the process and wait for it (killing it after `timeout`)."""
@@ -146,11 +161,17 @@ class LocalStack:
         port: int = 0,
     ) -> Process:
         port = port or free_port(host)
+        metrics_port = free_port()
         env = {**os.environ, **self.env, **extra}
-        env.update(PARLOUR_REDIS_URL=self.redis_url, PARLOUR_ADDRESS=f"{host}:{port}")
+        env.update(
+            PARLOUR_REDIS_URL=self.redis_url,
+            PARLOUR_ADDRESS=f"{host}:{port}",
+            PARLOUR_METRICS_PORT=str(metrics_port),
+            PARLOUR_METRICS_ADDR="127.0.0.1",
+        )
         out = subprocess.DEVNULL if self.quiet else None
         popen = subprocess.Popen(argv, env=env, stdout=out, stderr=out, start_new_session=True)
-        return Process(name, port, popen, host=host)
+        return Process(name, port, popen, host=host, metrics_port=metrics_port)
 
     def processes(self) -> list[Process]:
         procs = [p for group in self.rules.values() for p in group]

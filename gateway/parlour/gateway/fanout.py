@@ -26,6 +26,8 @@ from parlour.store.connection import is_cluster
 from parlour.store.matchstore import MatchStore, StoredEvent, parse_entry
 
 log = logging.getLogger("parlour.gateway.fanout")
+#: Trailing metadata key of a stream ended by a drain: the sequence to resume after.
+RESUME_TRAILER = "parlour-resume-after-sequence"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,8 @@ class Subscription:
         self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(size)
         self.overflowed = False
         self.failure: ServiceError | None = None
+        #: The last sequence handed out (where a stream ended now would resume).
+        self.delivered = after
         #: Awaited before a batch holding an event private to the seat is handed out;
         #: raises if the viewer may no longer see the seat's events.
         self.guard: Callable[[], Awaitable[None]] | None = None
@@ -61,6 +65,7 @@ class Subscription:
             raise self.failure
         if self.guard is not None and any(not e.visibility.startswith(b"*") for e in batch):
             await self.guard()
+        self.delivered = self.cursor
         return batch
 
     def offer(self, event: StoredEvent) -> None:
@@ -93,6 +98,7 @@ class Subscription:
                     async with asyncio.timeout(heartbeat):
                         event = await self.queue.get()
                 except TimeoutError:
+                    self.delivered = self.cursor
                     yield Heartbeat(self.cursor)
                     continue
             ready: list[StoredEvent] = []
@@ -144,6 +150,17 @@ def history_trimmed(cursor: int, first: int, last: int | None = None) -> Service
         "HISTORY_TRIMMED",
         f"events after sequence {cursor} were trimmed; the oldest kept is {first}",
         metadata=metadata,
+    )
+
+
+def draining(cursor: int) -> ServiceError:
+    """The gateway is shutting down: resume elsewhere after `cursor` (also in the trailers)."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "SERVER_DRAINING",
+        f"the gateway is shutting down; resume after sequence {cursor}",
+        metadata={"resume_after_sequence": str(cursor)},
+        trailers={RESUME_TRAILER: str(cursor)},
     )
 
 
@@ -258,6 +275,12 @@ class EventHub:
         self.readers: dict[str, StreamReader] = {}
         self.closing = False
         self._cluster = is_cluster(store.redis)
+
+    def drain(self) -> None:
+        """End every subscription with UNAVAILABLE and the last sequence it handed out."""
+        for feed in self.feeds.values():
+            for subscription in feed.subscribers:
+                subscription.end(draining(subscription.delivered))
 
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):

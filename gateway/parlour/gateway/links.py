@@ -7,6 +7,7 @@ import itertools
 
 import grpc
 
+from parlour.rpc import metrics
 from parlour.rpc.batching import Batches
 from parlour.rpc.errors import ServiceError, invalid_argument, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
@@ -81,6 +82,7 @@ class ActLink:
                     else:
                         future.set_result(answer.response)
         except grpc.aio.AioRpcError as error:
+            metrics.RULES_LINK_FAILURES.inc()
             failure = unavailable(
                 "the game service is unavailable", detail=f"{self.address}: {error.details()}"
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 import zlib
@@ -13,12 +14,19 @@ import grpc
 
 from parlour.gateway.links import ActLink
 from parlour.rpc.errors import ServiceError, not_found, unavailable
+from parlour.rpc.serving import keepalive_channel_options
 from parlour.rpc.tls import InternalTls, rules_channel
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
 T = TypeVar("T")
-CHANNEL_OPTIONS = [("grpc.keepalive_time_ms", 20_000), ("grpc.enable_retries", 0)]
+#: Reconnect to a replica that comes back within about a second (gRPC's default backoff
+#: grows to 120 s and skipped a restarted replica for seconds).
+RECONNECT_OPTIONS = [
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+]
 #: ActStreams per replica: grpc.aio sends one message at a time per stream.
 LINKS_PER_REPLICA = 4
 
@@ -28,7 +36,12 @@ class Replica:
 
     def __init__(self, address: str, tls: InternalTls | None = None) -> None:
         self.address = address
-        self.channel = rules_channel(address, tls, CHANNEL_OPTIONS)
+        options = [
+            *keepalive_channel_options(),
+            *RECONNECT_OPTIONS,
+            ("grpc.enable_retries", 0),
+        ]
+        self.channel = rules_channel(address, tls, options)
         self.stub = pb_grpc.RulesServiceStub(self.channel)
         self.links = [ActLink(self.stub, address) for _ in range(LINKS_PER_REPLICA)]
         self.down_until = 0.0
@@ -59,14 +72,47 @@ def rank(match: str, replicas: list[Replica]) -> list[Replica]:
     return [replicas[i] for i in order]
 
 
+#: Codes from a rules replica that mean "try another": it is down, or it cancelled the call
+#: while stopping. Every call the router makes is safe to repeat (reads, or writes with a
+#: request id).
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+
+
+def replica_unavailable(replica: Replica, error: ServiceError) -> ServiceError:
+    """A replica's failure as the UNAVAILABLE the caller may retry."""
+    if error.code == grpc.StatusCode.UNAVAILABLE:
+        return error
+    return unavailable(f"rules replica {replica.address}: {error.message}")
+
+
+async def any_ready(replicas: list[Replica], timeout: float) -> bool:
+    """Wait until some replica's channel is connected (False after `timeout` seconds)."""
+    if timeout <= 0:
+        return False
+    waits = {asyncio.ensure_future(r.channel.channel_ready()): r for r in replicas}
+    try:
+        done, _ = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    for wait in done:
+        waits[wait].down_until = 0.0
+    return bool(done)
+
+
 class Router:
     """Knows every game's replicas and calls the right one."""
 
     def __init__(
-        self, routes: dict[str, list[str]], cooldown: float = 2.0, tls: InternalTls | None = None
+        self,
+        routes: dict[str, list[str]],
+        cooldown: float = 2.0,
+        tls: InternalTls | None = None,
+        failover_seconds: float = 10.0,
     ) -> None:
         self.replicas = {game: [Replica(a, tls) for a in addrs] for game, addrs in routes.items()}
         self.cooldown = cooldown
+        self.failover_seconds = failover_seconds
         self.infos: dict[str, pb.GameInfo] = {}
 
     async def describe_all(self) -> dict[str, pb.GameInfo]:
@@ -80,29 +126,36 @@ class Router:
         return self.infos
 
     async def call(self, game: str, match: str, send: Callable[[Replica], Awaitable[T]]) -> T:
-        """Call the match's preferred replica, moving on to the next while one is unavailable."""
+        """Call the match's preferred replica, moving on to the next while one is unavailable.
+
+        When every replica refused, wait (up to `failover_seconds` in all) for any to
+        reconnect and go round again: while one replica serves, callers see no outage.
+        """
         replicas = self.replicas.get(game)
         if not replicas:
             raise not_found("game", game)
-        now = time.monotonic()
-        ordered = rank(match, replicas)
-        ordered = [r for r in ordered if r.down_until <= now] + [
-            r for r in ordered if r.down_until > now
-        ]
-        last: ServiceError | None = None
-        for replica in ordered:
-            try:
-                return await send(replica)
-            except grpc.aio.AioRpcError as error:
-                if error.code() != grpc.StatusCode.UNAVAILABLE:
-                    raise ServiceError.from_rpc_error(error) from None
-                last = ServiceError.from_rpc_error(error)
-            except ServiceError as error:
-                if error.code != grpc.StatusCode.UNAVAILABLE:
-                    raise
-                last = error
-            replica.down_until = time.monotonic() + self.cooldown
-        raise last or unavailable(f"no replica of {game} answered")
+        deadline = time.monotonic() + self.failover_seconds
+        while True:
+            now = time.monotonic()
+            ordered = rank(match, replicas)
+            ordered = [r for r in ordered if r.down_until <= now] + [
+                r for r in ordered if r.down_until > now
+            ]
+            last: ServiceError | None = None
+            for replica in ordered:
+                try:
+                    return await send(replica)
+                except grpc.aio.AioRpcError as error:
+                    if error.code() not in RETRYABLE:
+                        raise ServiceError.from_rpc_error(error) from None
+                    last = replica_unavailable(replica, ServiceError.from_rpc_error(error))
+                except ServiceError as error:
+                    if error.code not in RETRYABLE:
+                        raise
+                    last = replica_unavailable(replica, error)
+                replica.down_until = time.monotonic() + self.cooldown
+            if not await any_ready(replicas, deadline - time.monotonic()):
+                raise last or unavailable(f"no replica of {game} answered")
 
     async def act(self, game: str, request: pb.ActRequest) -> pb.ActResponse:
         """Forward an Act over the replica's open stream (safe to retry: it has a request id)."""

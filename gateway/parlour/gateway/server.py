@@ -14,6 +14,7 @@ from parlour.gateway.service import GatewayService
 from parlour.gateway.v1 import gateway_service_pb2
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.decoding import checked_handler
+from parlour.rpc.interceptor import Drain
 from parlour.store.matchstore import MatchStore
 
 DESCRIPTOR = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
@@ -39,6 +40,8 @@ class Gateway:
             play_queue=config.play_queue,
             quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
         )
+        self.drain = Drain()
+        self.drain.on_drain(self.hub.drain)
         self.server, self.port, self.health = serving.make_server(
             lambda s: s.add_generic_rpc_handlers(
                 (checked_handler(DESCRIPTOR, self.service),)
@@ -46,6 +49,7 @@ class Gateway:
             [SERVICE],
             config.address,
             config.public_tls,
+            self.drain,
         )
         self.watcher = None
 
@@ -85,7 +89,7 @@ async def serve() -> None:
             "mutual_tls": config.internal_tls is not None,
         },
     )
-    await serving.run_until_stopped(gateway.server, gateway.health)
+    await serving.run_until_stopped(gateway.server, gateway.health, gateway.drain)
     await gateway.stop(0)
 
 

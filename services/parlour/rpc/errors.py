@@ -57,6 +57,7 @@ class ServiceError(Exception):
         metadata: dict[str, str] | None = None,
         violations: list[tuple[str, str, str]] | None = None,
         detail: str = "",
+        trailers: dict[str, str] | None = None,
     ) -> None:
         message = message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
         super().__init__(f"{code.name} {reason}: {message}")
@@ -69,6 +70,15 @@ class ServiceError(Exception):
             [(field, message, reason)] if field is not None else []
         )
         self.detail = detail
+        self.trailers = trailers or {}
+
+    def grpc_status(self) -> grpc.Status:
+        """As the status a servicer aborts with: details plus any extra trailing metadata."""
+        status = rpc_status.to_status(self.to_status())
+        if not self.trailers:
+            return status
+        extra = tuple(self.trailers.items())
+        return status._replace(trailing_metadata=(*status.trailing_metadata, *extra))
 
     def to_status(self) -> status_pb2.Status:
         """As google.rpc.Status with ErrorInfo (and BadRequest for a bad field)."""
@@ -206,7 +216,7 @@ def guarded(method: Callable) -> Callable:
             except Exception as error:  # noqa: BLE001 - mapped to a status
                 refusal = refusal_of(error, name)
                 counted[refusal.code].inc()
-                await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
+                await context.abort_with_status(refusal.grpc_status())
             else:
                 counted[grpc.StatusCode.OK].inc()
 
@@ -223,7 +233,7 @@ def guarded(method: Callable) -> Callable:
         except Exception as error:  # noqa: BLE001 - mapped to a status
             refusal = refusal_of(error, name)
             counted[refusal.code].inc()
-            await context.abort_with_status(rpc_status.to_status(refusal.to_status()))
+            await context.abort_with_status(refusal.grpc_status())
         else:
             counted[grpc.StatusCode.OK].inc()
             return response

@@ -7,6 +7,8 @@ import logging
 import os
 import sys
 
+from parlour.rpc.context import RequestFields
+
 
 class JsonFormatter(logging.Formatter):
     """Formats a record as one JSON line, with any `extra` fields kept."""
@@ -30,6 +32,7 @@ def configure(service: str) -> logging.Logger:
     """JSON logs at PARLOUR_LOG_LEVEL (default INFO); returns the service's logger."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(RequestFields())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(os.environ.get("PARLOUR_LOG_LEVEL", "INFO").upper())

@@ -6,6 +6,27 @@ import os
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
+_GRPC = ["grpc_service", "grpc_method", "grpc_type"]
+GRPC_STARTED = Counter("grpc_server_started_total", "RPCs started on the server.", _GRPC)
+GRPC_HANDLED = Counter(
+    "grpc_server_handled_total",
+    "RPCs completed on the server, by status code.",
+    [*_GRPC, "grpc_code"],
+)
+GRPC_SECONDS = Histogram(
+    "grpc_server_handling_seconds",
+    "Time from the start of an RPC to its end (streams: their whole life).",
+    _GRPC,
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600),
+)
+OPEN_STREAMS = Gauge(
+    "parlour_open_streams", "Streaming RPCs open on this server.", ["grpc_service", "grpc_method"]
+)
+RULES_LINK_FAILURES = Counter(
+    "parlour_rules_link_failures_total",
+    "ActStream links from this gateway to a rules replica that ended with an error.",
+)
+
 REQUESTS = Counter(
     "parlour_requests_total",
     "Calls handled, by service method and status code.",

@@ -1,9 +1,10 @@
-"""Server plumbing: health, reflection, graceful drain on SIGTERM, uvloop."""
+"""Server plumbing: health, reflection, keepalive, graceful drain on SIGTERM, uvloop."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import Callable, Coroutine, Iterable
 
@@ -11,14 +12,42 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from parlour.rpc.interceptor import Drain, ServerInterceptor
+
 log = logging.getLogger("parlour.serving")
 
-OPTIONS = [
-    ("grpc.keepalive_time_ms", 20_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.so_reuseport", 0),
-]
+#: Default seconds between keepalive pings on idle connections (PARLOUR_KEEPALIVE_SECONDS).
+KEEPALIVE_SECONDS = 20.0
+#: Default seconds in-flight calls get to finish on SIGTERM (PARLOUR_DRAIN_SECONDS).
+DRAIN_SECONDS = 5.0
+
+
+def keepalive_seconds() -> float:
+    """PARLOUR_KEEPALIVE_SECONDS, the same on every server and every channel."""
+    return float(os.environ.get("PARLOUR_KEEPALIVE_SECONDS") or KEEPALIVE_SECONDS)
+
+
+def keepalive_channel_options(seconds: float | None = None) -> list[tuple[str, int]]:
+    """A client channel pings every `seconds`, with or without calls, however quiet."""
+    every = int((seconds or keepalive_seconds()) * 1000)
+    return [
+        ("grpc.keepalive_time_ms", every),
+        ("grpc.keepalive_timeout_ms", max(every, 10_000)),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
+
+
+def keepalive_server_options(seconds: float | None = None) -> list[tuple[str, int]]:
+    """A server pings like a channel and accepts the channels' pings: anything at half the
+    interval or slower is welcome, so no ping is a strike and no quiet link is dropped
+    for "too many pings" (gRPC's default policy tolerates one ping per 5 minutes)."""
+    every = int((seconds or keepalive_seconds()) * 1000)
+    return [
+        *keepalive_channel_options(seconds),
+        ("grpc.http2.min_ping_interval_without_data_ms", every // 2),
+        ("grpc.http2.max_ping_strikes", 2),
+    ]
 
 
 def make_server(
@@ -26,10 +55,16 @@ def make_server(
     service_names: Iterable[str],
     address: str,
     credentials: grpc.ServerCredentials | None = None,
+    drain: Drain | None = None,
+    log_fields: dict | None = None,
 ) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
     """A grpc.aio server with the services, health and reflection, bound to `address`
-    (with TLS when `credentials` are given)."""
-    server = grpc.aio.server(options=OPTIONS)
+    (with TLS when `credentials` are given); every call goes through the interceptor
+    (drain refusal, metrics, request logs)."""
+    server = grpc.aio.server(
+        options=[*keepalive_server_options(), ("grpc.so_reuseport", 0)],
+        interceptors=[ServerInterceptor(drain or Drain(), log_fields or {})],
+    )
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -55,16 +90,31 @@ async def set_serving(health_servicer, services: Iterable[str], serving: bool) -
         await health_servicer.set(name, status)
 
 
-async def run_until_stopped(server: grpc.aio.Server, health_servicer, grace: float = 5.0) -> None:
-    """Serve until SIGTERM/SIGINT, then report NOT_SERVING and drain for `grace` seconds."""
+def drain_seconds() -> float:
+    """PARLOUR_DRAIN_SECONDS: how long in-flight calls get on SIGTERM."""
+    return float(os.environ.get("PARLOUR_DRAIN_SECONDS") or DRAIN_SECONDS)
+
+
+async def run_until_stopped(
+    server: grpc.aio.Server, health_servicer, drain: Drain, grace: float | None = None
+) -> None:
+    """Serve until SIGTERM/SIGINT, then drain: report NOT_SERVING, refuse new calls with
+    UNAVAILABLE, end open streams (the drain hooks), let in-flight calls finish for up to
+    `grace` seconds, and stop."""
+    grace = drain_seconds() if grace is None else grace
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    log.info("draining", extra={"grace_seconds": grace})
+    log.info("draining", extra={"grace_seconds": grace, "in_flight": drain.in_flight})
     await health_servicer.enter_graceful_shutdown()
-    await server.stop(grace)
+    await drain.start()
+    finished = await drain.wait_idle(grace)
+    if not finished:
+        log.warning("drain grace over", extra={"in_flight": drain.in_flight})
+    await server.stop(0.5)
+    log.info("stopped")
 
 
 def run(main: Coroutine) -> None:

@@ -15,6 +15,7 @@ import sys
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.rpc import logs, metrics, serving
+from parlour.rpc.interceptor import Drain
 from parlour.rpc.tls import InternalTls, TlsSettingError
 from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
@@ -32,15 +33,22 @@ async def start(
     address: str = "127.0.0.1:0",
     cache_size: int = 10_000,
     tls: InternalTls | None = None,
+    drain: Drain | None = None,
 ):
     """Start serving `game` (only to callers with a certificate from the CA when `tls` is
-    given); returns (server, port, health servicer, watcher task)."""
+    given); returns (server, port, health servicer, watcher task). On `drain`, open
+    ActStreams finish their Acts, refuse new ones and end."""
     core = RulesCore(game, store, cache_size=cache_size)
+    servicer = RulesServicer(core)
+    drain = drain or Drain()
+    drain.on_drain(servicer.drain)
     server, port, health = serving.make_server(
-        lambda s: rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(core), s),
+        lambda s: rules_service_pb2_grpc.add_RulesServiceServicer_to_server(servicer, s),
         [SERVICE],
         address,
         tls.server_credentials() if tls else None,
+        drain,
+        {"game": game.name},
     )
     await server.start()
     timers = TurnTimers(core, float(os.environ.get("PARLOUR_TIMER_POLL_SECONDS", "0.1")))
@@ -70,10 +78,11 @@ async def serve(game_name: str) -> None:
         sys.exit(f"bad setting: {error}")
     if tls is None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
-    server, port, health, watcher = await start(game, store, address, cache, tls)
+    drain = Drain()
+    server, port, health, watcher = await start(game, store, address, cache, tls, drain)
     metrics.expose()
     log.info("serving", extra={"game": game.name, "port": port, "mutual_tls": tls is not None})
-    await serving.run_until_stopped(server, health)
+    await serving.run_until_stopped(server, health, drain)
     watcher.cancel()
     await store.close()
 

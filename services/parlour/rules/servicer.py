@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from parlour.rpc.batching import Batches
-from parlour.rpc.errors import classify, guarded
+from parlour.rpc.errors import classify, guarded, unavailable
 from parlour.rules.core import RulesCore
 from parlour.rules.matchlog import match_log
 from parlour.rules.v1 import rules_pb2 as pb
@@ -17,6 +17,11 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
     def __init__(self, core: RulesCore) -> None:
         self.core = core
+        self.draining = asyncio.Event()
+
+    def drain(self) -> None:
+        """Open ActStreams answer their running Acts, refuse new ones, then end."""
+        self.draining.set()
 
     @guarded
     async def DescribeGame(self, request, context):
@@ -60,9 +65,12 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         """Answer each multiplexed Act as soon as it is done (possibly out of order).
 
         Acts may arrive batched; answers ready at the same moment leave as one batch.
+        Once draining, new Acts are answered UNAVAILABLE (the gateway retries them on
+        another replica) and the stream ends when its running Acts are answered.
         """
         out: asyncio.Queue = asyncio.Queue()
         running: set[asyncio.Task] = set()
+        refusal = unavailable("this rules replica is shutting down", "SERVER_DRAINING")
 
         async def answer(call: pb.ActStreamRequest) -> None:
             try:
@@ -77,6 +85,10 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         async def read() -> None:
             async for message in request_iterator:
                 for call in message.batch or (message,):
+                    if self.draining.is_set():
+                        error = refusal.to_status()
+                        out.put_nowait(pb.ActStreamResponse(call_id=call.call_id, error=error))
+                        continue
                     task = asyncio.create_task(answer(call))
                     running.add(task)
                     task.add_done_callback(running.discard)
@@ -84,10 +96,18 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
                 await asyncio.wait(set(running))
             out.put_nowait(None)
 
+        async def end_on_drain() -> None:
+            await self.draining.wait()
+            if running:
+                await asyncio.wait(set(running))
+            out.put_nowait(None)
+
         reader = asyncio.create_task(read())
+        ender = asyncio.create_task(end_on_drain())
         try:
             batches = Batches(out)
             while (batch := await batches.next()) is not None:
                 yield batch[0] if len(batch) == 1 else pb.ActStreamResponse(batch=batch)
         finally:
             reader.cancel()
+            ender.cancel()
