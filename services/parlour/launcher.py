@@ -90,6 +90,12 @@ class LocalStack:
     env: dict[str, str] = field(default_factory=dict)
     #: Serve the gateway's public port over TLS with a throwaway certificate for localhost.
     public_tls: bool = False
+    #: Loopback addresses the replicas of a game bind, one each; with more than one, every
+    #: replica of a game listens on the same port (as pods behind a headless Service).
+    hosts: list[str] = field(default_factory=lambda: ["127.0.0.1"])
+    #: Give the gateway this DNS name per game (e.g. "rules-{game}.test") instead of the
+    #: replicas' addresses; something must resolve it (PARLOUR_DNS_SERVER).
+    rules_name: str = ""
     quiet: bool = True
     redis: EmbeddedRedis | None = None
     redis_url: str = ""
@@ -110,13 +116,17 @@ class LocalStack:
             self.redis_url = self.redis.url
         try:
             for game in self.games:
-                self.rules[game] = [self.start_rules(game) for _ in range(self.replicas)]
-            routes = ";".join(
-                f"{game}={','.join(p.address for p in procs)}" for game, procs in self.rules.items()
-            )
-            self.gateway = self.start_gateway(routes)
+                port = free_port(self.hosts[0]) if len(self.hosts) > 1 else 0
+                self.rules[game] = [
+                    self.start_rules(game, self.hosts[i % len(self.hosts)], port)
+                    for i in range(self.replicas)
+                ]
+            routes = ";".join(f"{game}={self.rules_target(game)}" for game in self.rules)
             for proc in self.processes():
                 wait_serving(proc)
+            # Started once every rules service serves, so it finds every game up.
+            self.gateway = self.start_gateway(routes)
+            wait_serving(self.gateway)
         except BaseException:
             self.stop()
             raise
@@ -145,6 +155,13 @@ class LocalStack:
                 proc.credentials = grpc.ssl_channel_credentials(root_certificates=ca.read())
             proc.options = [("grpc.ssl_target_name_override", "localhost")]
         return proc
+
+    def rules_target(self, game: str) -> str:
+        """What the gateway is told for a game: the DNS name, or the replicas' addresses."""
+        procs = self.rules[game]
+        if self.rules_name:
+            return f"{self.rules_name.format(game=game)}:{procs[0].port}"
+        return ",".join(p.address for p in procs)
 
     def rules_client_tls(self) -> InternalTls | None:
         """The identity that rules ports accept: the gateway's."""

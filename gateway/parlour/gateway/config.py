@@ -34,6 +34,12 @@ class GatewayConfig:
     creates_per_minute: int = 120
     streams_per_connection: int = 100
     replica_cooldown_seconds: float = 2.0
+    #: DNS server ("ip:port") for rules names; empty: the system resolver.
+    dns_server: str = ""
+    #: Seconds between re-resolving the rules names.
+    discovery_seconds: float = 5.0
+    #: Seconds between health probes of each rules replica.
+    probe_seconds: float = 1.0
     #: Mutual TLS towards the rules services (None: plaintext).
     internal_tls: InternalTls | None = None
     #: TLS on the public port (None: plaintext).
@@ -55,6 +61,10 @@ class GatewayConfig:
             creates_per_minute=int(os.environ.get("PARLOUR_CREATES_PER_MINUTE", "120")),
             streams_per_connection=int(os.environ.get("PARLOUR_STREAMS_PER_CONNECTION", "100")),
 
+
+            dns_server=os.environ.get("PARLOUR_DNS_SERVER", ""),
+            discovery_seconds=float(os.environ.get("PARLOUR_DISCOVERY_SECONDS", "5")),
+            probe_seconds=float(os.environ.get("PARLOUR_PROBE_SECONDS", "1")),
             internal_tls=InternalTls.from_env(),
             public_tls=public_server_credentials(),
         )

@@ -1,9 +1,18 @@
-"""Route each match to a rules replica by rendezvous hashing, failing over when one is down."""
+"""Route each match to a rules replica by rendezvous hashing over the live replicas.
+
+Each game's targets (addresses or DNS names, see discovery) are re-resolved every
+`discovery_seconds`; replicas joining are added and replicas leaving are closed after
+`retire_seconds`. Each replica's health is probed every `probe_seconds`: a match goes to
+the first live replica in its rendezvous order (the same replica while the live set
+holds, so its cache stays warm), moving on while one is unavailable.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import logging
 import time
 import zlib
 from collections.abc import Awaitable, Callable
@@ -11,8 +20,11 @@ from functools import lru_cache
 from typing import TypeVar
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from parlour.gateway.discovery import Resolver
 from parlour.gateway.links import ActLink
+from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, not_found, unavailable
 from parlour.rpc.serving import keepalive_channel_options
 from parlour.rpc.tls import InternalTls, rules_channel
@@ -20,6 +32,8 @@ from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 
 T = TypeVar("T")
+log = logging.getLogger("parlour.gateway.routing")
+RULES_SERVICE = "parlour.rules.v1.RulesService"
 #: Reconnect to a replica that comes back within about a second (gRPC's default backoff
 #: grows to 120 s and skipped a restarted replica for seconds).
 RECONNECT_OPTIONS = [
@@ -32,7 +46,7 @@ LINKS_PER_REPLICA = 4
 
 
 class Replica:
-    """One rules service address: a channel, a stub, a few ActStream links."""
+    """One rules service address: a channel, a stub, a few ActStream links, its health."""
 
     def __init__(self, address: str, tls: InternalTls | None = None) -> None:
         self.address = address
@@ -43,12 +57,25 @@ class Replica:
         ]
         self.channel = rules_channel(address, tls, options)
         self.stub = pb_grpc.RulesServiceStub(self.channel)
+        self.health = health_pb2_grpc.HealthStub(self.channel)
         self.links = [ActLink(self.stub, address) for _ in range(LINKS_PER_REPLICA)]
         self.down_until = 0.0
+        #: Last probe said SERVING (None: not probed yet).
+        self.live: bool | None = None
 
     def link(self, match: str) -> ActLink:
         """The stream a match's actions use (one per match keeps them in order)."""
         return self.links[zlib.crc32(match.encode()) % len(self.links)]
+
+    async def probe(self, timeout: float) -> bool:
+        """Ask the replica's health; True if its rules service is SERVING."""
+        try:
+            reply = await self.health.Check(
+                health_pb2.HealthCheckRequest(service=RULES_SERVICE), timeout=timeout
+            )
+        except grpc.aio.AioRpcError:
+            return False
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
 
     async def close(self) -> None:
         for link in self.links:
@@ -87,7 +114,7 @@ def replica_unavailable(replica: Replica, error: ServiceError) -> ServiceError:
 
 async def any_ready(replicas: list[Replica], timeout: float) -> bool:
     """Wait until some replica's channel is connected (False after `timeout` seconds)."""
-    if timeout <= 0:
+    if timeout <= 0 or not replicas:
         return False
     waits = {asyncio.ensure_future(r.channel.channel_ready()): r for r in replicas}
     try:
@@ -100,8 +127,30 @@ async def any_ready(replicas: list[Replica], timeout: float) -> bool:
     return bool(done)
 
 
+class GameRoute:
+    """One game's targets and the replicas they resolve to, by address."""
+
+    def __init__(self, game: str, targets: list[str]) -> None:
+        self.game = game
+        self.targets = targets
+        self.replicas: dict[str, Replica] = {}
+
+    def ordered(self, match: str) -> list[Replica]:
+        """Rendezvous order over the live replicas, then the rest (down or unprobed)."""
+        now = time.monotonic()
+        ranked = rank(match, list(self.replicas.values()))
+        return [r for r in ranked if r.live is not False and r.down_until <= now] + [
+            r for r in ranked if r.live is False or r.down_until > now
+        ]
+
+    @property
+    def live(self) -> bool:
+        """Some replica's last probe said SERVING."""
+        return any(r.live for r in self.replicas.values())
+
+
 class Router:
-    """Knows every game's replicas and calls the right one."""
+    """Knows every game's replicas, keeps them current, and calls the right one."""
 
     def __init__(
         self,
@@ -109,39 +158,144 @@ class Router:
         cooldown: float = 2.0,
         tls: InternalTls | None = None,
         failover_seconds: float = 10.0,
+        resolver: Resolver | None = None,
+        discovery_seconds: float = 5.0,
+        probe_seconds: float = 1.0,
+        retire_seconds: float = 10.0,
     ) -> None:
-        self.replicas = {game: [Replica(a, tls) for a in addrs] for game, addrs in routes.items()}
+        self.routes = {game: GameRoute(game, targets) for game, targets in routes.items()}
         self.cooldown = cooldown
+        self.tls = tls
         self.failover_seconds = failover_seconds
+        self.resolver = resolver or Resolver()
+        self.discovery_seconds = discovery_seconds
+        self.probe_seconds = probe_seconds
+        self.retire_seconds = retire_seconds
         self.infos: dict[str, pb.GameInfo] = {}
+        self._tasks: set[asyncio.Task] = set()
 
-    async def describe_all(self) -> dict[str, pb.GameInfo]:
-        """Every game's facts (asked once, then remembered)."""
-        for game in self.replicas:
-            if game not in self.infos:
-                response = await self.call(
-                    game, game, lambda r: r.stub.DescribeGame(pb.DescribeGameRequest(), timeout=10)
-                )
-                self.infos[game] = response.game
-        return self.infos
+    # -- keeping the replica sets current --------------------------------------------
+    async def start(self) -> Router:
+        """Resolve every target and probe every replica once, then keep doing so."""
+        await asyncio.gather(*(self.refresh(route) for route in self.routes.values()))
+        await self.probe_all()
+        self._spawn(self._every(self.discovery_seconds, self.refresh_all))
+        self._spawn(self._every(self.probe_seconds, self.probe_all))
+        return self
 
-    async def call(self, game: str, match: str, send: Callable[[Replica], Awaitable[T]]) -> T:
+    def _spawn(self, coroutine) -> asyncio.Task:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _every(self, seconds: float, step) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await step()
+            except Exception:  # noqa: BLE001 - keep the last known set; try again next round
+                log.exception("replica refresh failed")
+
+    async def refresh_all(self) -> None:
+        await asyncio.gather(*(self.refresh(route) for route in self.routes.values()))
+
+    async def refresh(self, route: GameRoute) -> None:
+        """Re-resolve a game's targets: add new addresses, retire vanished ones. A target
+        that cannot be resolved now keeps its last addresses."""
+        found: set[str] = set()
+        for target in route.targets:
+            try:
+                found.update(await self.resolver.resolve(target))
+            except (OSError, TimeoutError) as error:
+                log.warning("cannot resolve", extra={"target": target, "error": str(error)})
+                found.update(a for a in route.replicas if a not in found)
+        for address in sorted(found - route.replicas.keys()):
+            route.replicas[address] = Replica(address, self.tls)
+            log.info("replica added", extra={"game": route.game, "replica": address})
+        for address in sorted(route.replicas.keys() - found):
+            replica = route.replicas.pop(address)
+            log.info("replica removed", extra={"game": route.game, "replica": address})
+            self._spawn(self._retire(replica))
+        self._count(route)
+
+    async def _retire(self, replica: Replica) -> None:
+        """Close a vanished replica once calls already on it have had time to finish."""
+        await asyncio.sleep(self.retire_seconds)
+        await replica.close()
+
+    async def probe_all(self) -> None:
+        replicas = [r for route in self.routes.values() for r in route.replicas.values()]
+        results = await asyncio.gather(*(r.probe(self.probe_seconds) for r in replicas))
+        for replica, live in zip(replicas, results, strict=True):
+            if live and not replica.live:
+                replica.down_until = 0.0
+            replica.live = live
+        for route in self.routes.values():
+            self._count(route)
+
+    @staticmethod
+    def _count(route: GameRoute) -> None:
+        live = sum(1 for r in route.replicas.values() if r.live)
+        metrics.RULES_REPLICAS.labels(route.game, "live").set(live)
+        metrics.RULES_REPLICAS.labels(route.game, "down").set(len(route.replicas) - live)
+
+    def live_games(self) -> dict[str, bool]:
+        """Each game, and whether some replica of it is serving."""
+        return {game: route.live for game, route in self.routes.items()}
+
+    # -- calls ---------------------------------------------------------------------------
+    async def describe(self, game: str, patient: bool = True) -> pb.GameInfo:
+        """A game's facts (asked once, then remembered); NOT_FOUND for an unknown game."""
+        if game not in self.infos:
+            response = await self.call(
+                game,
+                game,
+                lambda r: r.stub.DescribeGame(pb.DescribeGameRequest(), timeout=10),
+                patient=patient,
+            )
+            self.infos[game] = response.game
+        return self.infos[game]
+
+    async def describe_all(self) -> tuple[dict[str, pb.GameInfo], list[str]]:
+        """The facts of every game that has a live replica, and the names of those that do not."""
+        live = self.live_games()
+
+        async def one(game: str) -> pb.GameInfo | None:
+            if not live[game]:
+                return None
+            try:
+                return await self.describe(game, patient=False)
+            except ServiceError as error:
+                if error.code != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                return None
+
+        games = sorted(self.routes)
+        infos = await asyncio.gather(*(one(g) for g in games))
+        served = {g: info for g, info in zip(games, infos, strict=True) if info is not None}
+        return served, [g for g in games if g not in served]
+
+    async def call(
+        self,
+        game: str,
+        match: str,
+        send: Callable[[Replica], Awaitable[T]],
+        patient: bool = True,
+    ) -> T:
         """Call the match's preferred replica, moving on to the next while one is unavailable.
 
-        When every replica refused, wait (up to `failover_seconds` in all) for any to
-        reconnect and go round again: while one replica serves, callers see no outage.
+        When every replica refused, wait (up to `failover_seconds` in all; not at all
+        unless `patient`) for any to reconnect and go round again: while one replica
+        serves, callers see no outage.
         """
-        replicas = self.replicas.get(game)
-        if not replicas:
+        route = self.routes.get(game)
+        if route is None:
             raise not_found("game", game)
-        deadline = time.monotonic() + self.failover_seconds
+        deadline = time.monotonic() + (self.failover_seconds if patient else 0)
         while True:
-            now = time.monotonic()
-            ordered = rank(match, replicas)
-            ordered = [r for r in ordered if r.down_until <= now] + [
-                r for r in ordered if r.down_until > now
-            ]
             last: ServiceError | None = None
+            ordered = route.ordered(match)
             for replica in ordered:
                 try:
                     return await send(replica)
@@ -154,7 +308,7 @@ class Router:
                         raise
                     last = replica_unavailable(replica, error)
                 replica.down_until = time.monotonic() + self.cooldown
-            if not await any_ready(replicas, deadline - time.monotonic()):
+            if not await any_ready(ordered, deadline - time.monotonic()):
                 raise last or unavailable(f"no replica of {game} answered")
 
     async def act(self, game: str, request: pb.ActRequest) -> pb.ActResponse:
@@ -163,7 +317,11 @@ class Router:
         return await self.call(game, match, lambda r: r.link(match).act(request))
 
     async def close(self) -> None:
-        """Close every channel."""
-        for replicas in self.replicas.values():
-            for replica in replicas:
+        """Stop refreshing and close every channel."""
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for route in self.routes.values():
+            for replica in route.replicas.values():
                 await replica.close()

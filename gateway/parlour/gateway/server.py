@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from grpc_health.v1 import health_pb2
+
 from parlour.gateway.config import GatewayConfig
+from parlour.gateway.discovery import Resolver
 from parlour.gateway.fanout import EventHub
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations
@@ -20,6 +23,7 @@ from parlour.store.matchstore import MatchStore
 DESCRIPTOR = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
 SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
 class Gateway:
@@ -28,7 +32,14 @@ class Gateway:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
         self.store = MatchStore.from_url(config.redis_url)
-        self.router = Router(config.rules, config.replica_cooldown_seconds, config.internal_tls)
+        self.router = Router(
+            config.rules,
+            config.replica_cooldown_seconds,
+            config.internal_tls,
+            resolver=Resolver(config.dns_server),
+            discovery_seconds=config.discovery_seconds,
+            probe_seconds=config.probe_seconds,
+        )
         self.hub = EventHub(self.store, config.subscriber_queue)
         self.revocations = Revocations(self.store)
         self.service = GatewayService(
@@ -52,15 +63,37 @@ class Gateway:
             self.drain,
         )
         self.watcher = None
+        #: What health reports now: "" and the service, then "games/<name>" for each game.
+        self.serving: dict[str, bool] = {}
 
     async def start(self) -> Gateway:
-        """Start serving."""
+        """Find the replicas, report health, start serving."""
+        await self.router.start()
         await self.server.start()
         self.revocations.start()
-        self.watcher = asyncio.create_task(
-            serving.watch_storage(self.store, self.health, [SERVICE])
-        )
+        await self.report_health()
+        self.watcher = asyncio.create_task(self.watch_health())
         return self
+
+    async def report_health(self) -> None:
+        """SERVING while Redis answers and some game is served; each game "games/<name>"
+        SERVING while one of its replicas is."""
+        storage = await serving.storage_ok(self.store)
+        games = {f"games/{g}": storage and live for g, live in self.router.live_games().items()}
+        overall = storage and any(games.values())
+        wanted = {"": overall, SERVICE: overall, **games}
+        for name, ok in wanted.items():
+            if self.serving.get(name) != ok:
+                status = health_pb2.HealthCheckResponse.SERVING if ok else NOT_SERVING
+                await self.health.set(name, status)
+                if name in self.serving:
+                    log.warning("health changed", extra={"service": name or "overall", "ok": ok})
+        self.serving = wanted
+
+    async def watch_health(self, every: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            await self.report_health()
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop serving and close connections."""
@@ -84,7 +117,11 @@ async def serve() -> None:
         "serving",
         extra={
             "port": gateway.port,
+            "health": "SERVING" if gateway.serving[""] else "NOT_SERVING",
             "games": sorted(config.rules),
+            "unavailable_games": sorted(
+                g for g, live in gateway.router.live_games().items() if not live
+            ),
             "public_tls": config.public_tls is not None,
             "mutual_tls": config.internal_tls is not None,
         },

@@ -235,19 +235,16 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     # -- unary ------------------------------------------------------------
     @guarded
     async def ListGames(self, request, context):
-        infos = await self.router.describe_all()
-        return gw.ListGamesResponse(
-            games=[gw.Game(name=f"games/{name}", info=info) for name, info in sorted(infos.items())]
-        )
+        infos, unavailable = await self.router.describe_all()
+        games = [gw.Game(name=f"games/{name}", info=info) for name, info in sorted(infos.items())]
+        unavailable_games = [f"games/{name}" for name in unavailable]
+        return gw.ListGamesResponse(games=games, unavailable_games=unavailable_games)
 
     @guarded
     async def CreateMatch(self, request, context):
         self.quotas.spend_create(scope(context))
         game = request.game.removeprefix("games/")
-        infos = await self.router.describe_all()
-        if game not in infos:
-            raise not_found("game", request.game)
-        info = infos[game]
+        info = await self.router.describe(game)
         if not info.min_seats <= request.seats <= info.max_seats:
             raise invalid_argument(
                 "seats",

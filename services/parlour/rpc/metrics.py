@@ -22,6 +22,11 @@ GRPC_SECONDS = Histogram(
 OPEN_STREAMS = Gauge(
     "parlour_open_streams", "Streaming RPCs open on this server.", ["grpc_service", "grpc_method"]
 )
+RULES_REPLICAS = Gauge(
+    "parlour_rules_replicas",
+    "Rules replicas this gateway knows, by game and by whether their health probe passes.",
+    ["game", "state"],
+)
 RULES_LINK_FAILURES = Counter(
     "parlour_rules_link_failures_total",
     "ActStream links from this gateway to a rules replica that ended with an error.",

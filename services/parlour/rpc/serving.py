@@ -127,14 +127,21 @@ def run(main: Coroutine) -> None:
         uvloop.run(main)
 
 
-async def watch_storage(store, health, services: list[str], every: float = 1.0) -> None:
-    """Report NOT_SERVING while Redis does not answer, SERVING when it does."""
-    serving_now: bool | None = None
+async def storage_ok(store, timeout: float = 1.0) -> bool:
+    """Whether Redis answers a PING within `timeout`."""
+    try:
+        return bool(await asyncio.wait_for(store.ping(), timeout=timeout))
+    except Exception:  # noqa: BLE001 - any failure means not serving
+        return False
+
+
+async def watch_storage(
+    store, health, services: list[str], every: float = 1.0, serving_now: bool | None = None
+) -> None:
+    """Report NOT_SERVING while Redis does not answer, SERVING when it does (`serving_now`:
+    what is already reported)."""
     while True:
-        try:
-            ok = await asyncio.wait_for(store.ping(), timeout=every)
-        except Exception:  # noqa: BLE001 - any failure means not serving
-            ok = False
+        ok = await storage_ok(store, every)
         if ok != serving_now:
             await set_serving(health, services, ok)
             if serving_now is not None:

@@ -12,6 +12,8 @@ import logging
 import os
 import sys
 
+from grpc_health.v1 import health_pb2
+
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.rpc import logs, metrics, serving
@@ -51,9 +53,13 @@ async def start(
         {"game": game.name},
     )
     await server.start()
+    ok = await serving.storage_ok(store)
+    await serving.set_serving(health, [SERVICE], ok)
     timers = TurnTimers(core, float(os.environ.get("PARLOUR_TIMER_POLL_SECONDS", "0.1")))
     watcher = asyncio.create_task(
-        _together(serving.watch_storage(store, health, [SERVICE]), timers.run())
+        _together(
+            serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run()
+        )
     )
     return server, port, health, watcher
 
@@ -81,7 +87,16 @@ async def serve(game_name: str) -> None:
     drain = Drain()
     server, port, health, watcher = await start(game, store, address, cache, tls, drain)
     metrics.expose()
-    log.info("serving", extra={"game": game.name, "port": port, "mutual_tls": tls is not None})
+    state = (await health.Check(health_pb2.HealthCheckRequest(service=SERVICE), None)).status
+    log.info(
+        "serving",
+        extra={
+            "game": game.name,
+            "port": port,
+            "mutual_tls": tls is not None,
+            "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
+        },
+    )
     await serving.run_until_stopped(server, health, drain)
     watcher.cancel()
     await store.close()
