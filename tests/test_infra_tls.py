@@ -110,7 +110,7 @@ def test_item14_incomplete_tls_settings_stop_the_rules_service_with_a_message(re
         timeout=60,
     )
     assert proc.returncode != 0
-    assert "PARLOUR_INTERNAL_TLS_CERT" in proc.stderr and "Traceback" not in proc.stderr
+    assert "PARLOUR_INTERNAL_TLS_CA" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_item14_printed_redis_url_hides_the_password():

@@ -70,18 +70,24 @@ def test_simulate_reports_speed():
 
 
 async def test_calls_are_counted_by_method_and_code(redis_url):
-    """Every gateway call is counted by method and status code (parlour_requests_total)."""
+    """Every gateway call is counted by service, method, type and status code
+    (grpc_server_handled_total, from the server interceptor)."""
     import grpc
 
     from parlour.client import GatewayClient
     from stack import running_stack
 
-    labels = {"service": "GatewayService", "method": "GetMatch", "code": "NOT_FOUND"}
-    before = REGISTRY.get_sample_value("parlour_requests_total", labels) or 0
+    labels = {
+        "grpc_service": "parlour.gateway.v1.GatewayService",
+        "grpc_method": "GetMatch",
+        "grpc_type": "unary",
+        "grpc_code": "NOT_FOUND",
+    }
+    before = REGISTRY.get_sample_value("grpc_server_handled_total", labels) or 0
     async with running_stack(redis_url) as (address, _):
         async with GatewayClient(address) as client:
             try:
                 await client.match("matches/none")
             except grpc.aio.AioRpcError:
                 pass
-    assert REGISTRY.get_sample_value("parlour_requests_total", labels) == before + 1
+    assert REGISTRY.get_sample_value("grpc_server_handled_total", labels) == before + 1

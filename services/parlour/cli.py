@@ -1,4 +1,8 @@
-"""The `parlour` command: run the stack, serve one part, play the demo, simulate games."""
+"""The `parlour` command: run the stack, serve one part, play the demo, simulate games.
+
+Mistakes (an unknown game, a seat count the game does not take, a bad setting, a port in
+use) end with one line on stderr and a non-zero exit status, not a traceback.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,71 @@ import signal
 import subprocess
 import sys
 import time
+from importlib.metadata import PackageNotFoundError, version
 
 from parlour.client.strategies import STRATEGIES
-from parlour.engine.registry import get_game, playable_games
+from parlour.engine.game import Game
+from parlour.engine.registry import game_modules, get_game, playable_games
+
+
+class UsageError(SystemExit):
+    """A mistake in the command line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"parlour: {message}")
+
+
+class UnknownGame(SystemExit):
+    """A game name that no game folder answers to."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"parlour: unknown game {name!r}; known: {', '.join(game_modules())}")
+
+
+def known_game(name: str) -> Game:
+    """The registered game called `name`, or UnknownGame."""
+    try:
+        return get_game(name)
+    except KeyError:
+        raise UnknownGame(name) from None
+
+
+def parlour_version() -> str:
+    try:
+        return version("parlour")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare tree
+        return "unknown"
+
+
+def chosen_games(names: list[str]) -> list[str]:
+    """The named games (each checked), or every playable game."""
+    return [known_game(n).name for n in names] or [g.name for g in playable_games()]
+
+
+def check_server_settings() -> None:
+    """Check the PARLOUR_* settings the servers of a local stack will read, before any starts."""
+    from parlour.gateway.config import GatewaySettings
+    from parlour.settings import RulesSettings, load
+
+    placeholder = {"redis_url": "redis://placeholder", "address": "127.0.0.1:0"}
+    load(lambda: RulesSettings(**placeholder))
+    load(lambda: GatewaySettings(**placeholder, rules=""))
+
+
+class started:
+    """Start a LocalStack; a server that cannot start ends the command with its reason."""
+
+    def __init__(self, stack) -> None:
+        self.stack = stack
+
+    def __enter__(self):
+        try:
+            return self.stack.start()
+        except RuntimeError as error:
+            raise SystemExit(f"parlour: could not start the stack: {error}") from None
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.stop()
 
 
 def cmd_serve_rules(args: argparse.Namespace) -> None:
@@ -27,15 +93,22 @@ def cmd_serve_gateway(args: argparse.Namespace) -> None:
 
 
 def cmd_up(args: argparse.Namespace) -> None:
-    from parlour.launcher import LocalStack
+    from parlour.launcher import LocalStack, redacted
 
-    games = args.games or [g.name for g in playable_games()]
-    with LocalStack(games, replicas=args.replicas, quiet=False) as stack, web_process(
-        stack.address, args.web_port
-    ) as web:
-        print(f"parlour is up: gateway on {stack.address}, Redis at {stack.redis_url}")
+    games = chosen_games(args.games)
+    check_server_settings()
+    stack = LocalStack(
+        games, replicas=args.replicas, quiet=False, gateway_address=args.address or ""
+    )
+    with started(stack), web_process(stack.address, args.web_port) as web:
+        print(f"parlour is up: gateway on {stack.address}, Redis at {redacted(stack.redis_url)}")
+        if stack.pki:
+            print(f"  internal mutual TLS with throwaway certificates in {stack.certs_dir}")
         for game, procs in stack.rules.items():
             print(f"  {game}: {', '.join(p.address for p in procs)}")
+        print("metrics (Prometheus /metrics), one port per process:")
+        for proc in stack.processes():
+            print(f"  {proc.name} {proc.address}: http://127.0.0.1:{proc.metrics_port}/metrics")
         print(f"Play in a browser: {web}")
         print(f"Play in a terminal: parlour play GAME --bots N --gateway {stack.address}")
         print("Ctrl-C to stop.", flush=True)
@@ -71,7 +144,9 @@ def _interrupt(*_: object) -> None:
 def cmd_demo(args: argparse.Namespace) -> None:
     from parlour.demo import run_demo
 
-    sys.exit(run_demo(args.games or [g.name for g in playable_games()], args.seed, args.lines))
+    games = chosen_games(args.games)
+    check_server_settings()
+    sys.exit(run_demo(games, args.seed, args.lines))
 
 
 def cmd_match(args: argparse.Namespace) -> None:
@@ -83,8 +158,12 @@ def cmd_match(args: argparse.Namespace) -> None:
 def cmd_simulate(args: argparse.Namespace) -> None:
     from parlour.engine.simulate import simulate
 
-    game = get_game(args.game)
+    game = known_game(args.game)
     seats = args.seats or game.min_seats
+    if not game.min_seats <= seats <= game.max_seats:
+        raise UsageError(
+            f"{game.display_name} takes {game.min_seats} to {game.max_seats} seats, not {seats}"
+        )
     report = simulate(game, seats, args.matches, args.seed)
     print(report.summary())
 
@@ -176,12 +255,32 @@ def cmd_verify(args: argparse.Namespace) -> None:
         sys.exit(f"parlour verify: FAILED: {error}")
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def address(text: str) -> str:
+    from parlour.settings import address_ok
+
+    try:
+        return address_ok(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="parlour", description=__doc__)
+    top = argparse.ArgumentParser(prog="parlour", description=__doc__.splitlines()[0])
+    top.add_argument("--version", action="version", version=f"parlour {parlour_version()}")
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("up", help="run Redis, every rules service and a gateway locally")
     p.add_argument("games", nargs="*", help="games to serve (default: every game)")
-    p.add_argument("--replicas", type=int, default=1, help="rules replicas per game")
+    p.add_argument("--replicas", type=positive, default=1, help="rules replicas per game")
+    p.add_argument(
+        "--address", type=address, help="gateway listen address (default: a free port)"
+    )
     p.add_argument("--web-port", type=int, default=8080, help="the web client's port (0: any)")
     p.set_defaults(run=cmd_up)
     p = sub.add_parser("demo", help="play one bot match of every game through the gateway")
@@ -231,7 +330,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_match)
     p = sub.add_parser("simulate", help="play random games in-process and report speed")
     p.add_argument("game")
-    p.add_argument("--matches", type=int, default=100)
+    p.add_argument("--matches", type=positive, default=100)
     p.add_argument("--seats", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_simulate)

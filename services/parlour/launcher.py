@@ -96,6 +96,8 @@ class LocalStack:
     #: Give the gateway this DNS name per game (e.g. "rules-{game}.test") instead of the
     #: replicas' addresses; something must resolve it (PARLOUR_DNS_SERVER).
     rules_name: str = ""
+    #: The gateway's listen address ("host:port"; empty: a free port on 127.0.0.1).
+    gateway_address: str = ""
     quiet: bool = True
     redis: EmbeddedRedis | None = None
     redis_url: str = ""
@@ -149,7 +151,8 @@ class LocalStack:
             assert self.pki is not None, "public_tls needs the throwaway certificates"
             extra.update(PARLOUR_TLS_CERT=self.pki.public.cert, PARLOUR_TLS_KEY=self.pki.public.key)
         argv = [sys.executable, "-m", "parlour.cli", "serve-gateway"]
-        proc = self.spawn("gateway", argv, extra)
+        host, _, port = (self.gateway_address or "127.0.0.1:0").rpartition(":")
+        proc = self.spawn("gateway", argv, extra, host, int(port))
         if self.public_tls:
             with open(self.pki.ca, "rb") as ca:
                 proc.credentials = grpc.ssl_channel_credentials(root_certificates=ca.read())

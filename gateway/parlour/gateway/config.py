@@ -1,13 +1,16 @@
-"""Gateway configuration from the environment."""
+"""Gateway configuration: GatewaySettings (PARLOUR_* variables, checked) -> GatewayConfig."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
+from typing import Annotated
 
 import grpc
+from pydantic import Field, FilePath, field_validator, model_validator
 
-from parlour.rpc.tls import InternalTls, public_server_credentials
+from parlour.gateway.discovery import split_target
+from parlour.rpc.tls import InternalTls
+from parlour.settings import ServerSettings, address_ok, load
 
 
 def parse_rules(text: str) -> dict[str, list[str]]:
@@ -45,26 +48,73 @@ class GatewayConfig:
     #: TLS on the public port (None: plaintext).
     public_tls: grpc.ServerCredentials | None = None
 
+    #: Metrics port (None: no /metrics) and the address it binds.
+    metrics_port: int | None = None
+    metrics_addr: str = "127.0.0.1"
+    log_level: str = "INFO"
+    drain_seconds: float = 5.0
+
     @classmethod
     def from_env(cls) -> GatewayConfig:
-        """PARLOUR_REDIS_URL, PARLOUR_RULES, PARLOUR_ADDRESS, PARLOUR_HEARTBEAT_SECONDS, …"""
-        url = os.environ.get("PARLOUR_REDIS_URL")
-        if not url:
-            raise SystemExit("PARLOUR_REDIS_URL is not set (use `parlour up` to run a local stack)")
+        """From GatewaySettings (PARLOUR_* variables); BadSetting names any bad one."""
+        settings = load(GatewaySettings)
+        public = None
+        if settings.tls_cert is not None:
+            pair = (settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())
+            public = grpc.ssl_server_credentials([pair])
         return cls(
-            redis_url=url,
-            rules=parse_rules(os.environ.get("PARLOUR_RULES", "")),
-            address=os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0"),
-            heartbeat_seconds=float(os.environ.get("PARLOUR_HEARTBEAT_SECONDS", "5")),
-            subscriber_queue=int(os.environ.get("PARLOUR_SUBSCRIBER_QUEUE", "1024")),
-            play_queue=int(os.environ.get("PARLOUR_PLAY_QUEUE", "1024")),
-            creates_per_minute=int(os.environ.get("PARLOUR_CREATES_PER_MINUTE", "120")),
-            streams_per_connection=int(os.environ.get("PARLOUR_STREAMS_PER_CONNECTION", "100")),
-
-
-            dns_server=os.environ.get("PARLOUR_DNS_SERVER", ""),
-            discovery_seconds=float(os.environ.get("PARLOUR_DISCOVERY_SECONDS", "5")),
-            probe_seconds=float(os.environ.get("PARLOUR_PROBE_SECONDS", "1")),
-            internal_tls=InternalTls.from_env(),
-            public_tls=public_server_credentials(),
+            redis_url=settings.redis_url,
+            rules=parse_rules(settings.rules),
+            address=settings.address,
+            heartbeat_seconds=settings.heartbeat_seconds,
+            subscriber_queue=settings.subscriber_queue,
+            play_queue=settings.play_queue,
+            creates_per_minute=settings.creates_per_minute,
+            streams_per_connection=settings.streams_per_connection,
+            dns_server=settings.dns_server,
+            discovery_seconds=settings.discovery_seconds,
+            probe_seconds=settings.probe_seconds,
+            internal_tls=settings.internal_tls(),
+            public_tls=public,
+            metrics_port=settings.metrics_port,
+            metrics_addr=settings.metrics_addr,
+            log_level=settings.log_level,
+            drain_seconds=settings.drain_seconds,
         )
+
+
+class GatewaySettings(ServerSettings):
+    """The gateway's settings (on top of every server's)."""
+
+    rules: str = ""
+    heartbeat_seconds: Annotated[float, Field(gt=0)] = 5.0
+    subscriber_queue: Annotated[int, Field(ge=1)] = 1024
+    play_queue: Annotated[int, Field(ge=1)] = 1024
+    creates_per_minute: Annotated[int, Field(ge=0)] = 120
+    streams_per_connection: Annotated[int, Field(ge=0)] = 100
+    tls_cert: FilePath | None = None
+    tls_key: FilePath | None = None
+    dns_server: str = ""
+    discovery_seconds: Annotated[float, Field(gt=0)] = 5.0
+    probe_seconds: Annotated[float, Field(gt=0)] = 1.0
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, value: str) -> str:
+        for game, targets in parse_rules(value).items():
+            for target in targets:
+                split_target(target)
+            if not targets:
+                raise ValueError(f"game {game!r} has no host:port")
+        return value
+
+    @field_validator("dns_server")
+    @classmethod
+    def _dns(cls, value: str) -> str:
+        return address_ok(value) if value else value
+
+    @model_validator(mode="after")
+    def _public_tls_complete(self) -> GatewaySettings:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("public TLS needs both PARLOUR_TLS_CERT and PARLOUR_TLS_KEY")
+        return self

@@ -314,12 +314,16 @@ class EventHub:
             feed = self.feeds.setdefault(match, MatchFeed(last))
             await self._include_new_feed(match)
         feed.subscribers.add(subscription)
+        metrics.SUBSCRIBERS.inc()
+        metrics.LIVE_MATCHES.set(len(self.feeds))
         try:
             yield subscription
         finally:
+            metrics.SUBSCRIBERS.dec()
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self.feeds.get(match) is feed:
                 del self.feeds[match]
+            metrics.LIVE_MATCHES.set(len(self.feeds))
 
     def group_of(self, match: str) -> str:
         """Which reader reads the match's stream: '' for all, on a Cluster its hash slot."""

@@ -106,11 +106,10 @@ class Gateway:
         await self.store.close()
 
 
-async def serve() -> None:
-    """Serve until SIGTERM, configured from the environment."""
-    gateway = await Gateway(GatewayConfig.from_env()).start()
-    metrics.expose()
-    config = gateway.config
+async def serve(config: GatewayConfig) -> None:
+    """Serve until SIGTERM."""
+    gateway = await Gateway(config).start()
+    metrics.expose(config.metrics_port, config.metrics_addr)
     if config.internal_tls is None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: calling the rules services in plaintext")
     log.info(
@@ -126,11 +125,14 @@ async def serve() -> None:
             "mutual_tls": config.internal_tls is not None,
         },
     )
-    await serving.run_until_stopped(gateway.server, gateway.health, gateway.drain)
+    await serving.run_until_stopped(
+        gateway.server, gateway.health, gateway.drain, config.drain_seconds
+    )
     await gateway.stop(0)
 
 
 def main() -> None:
-    """Entry point of `parlour serve-gateway`."""
-    logs.configure("parlour.gateway")
-    serving.run(serve())
+    """Entry point of `parlour serve-gateway`: settings are checked before anything starts."""
+    config = GatewayConfig.from_env()
+    logs.configure("parlour.gateway", config.log_level)
+    serving.run(serve(config))

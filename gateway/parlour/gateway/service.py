@@ -18,6 +18,7 @@ from parlour.gateway.revocation import Revocations, revoked
 from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+from parlour.rpc import context as request_context
 from parlour.rpc import metrics
 from parlour.rpc.errors import Refused, ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
@@ -147,7 +148,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         if values[0] is None:
             raise not_found("match", match_name)
         meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
-        return resolve_viewer(match, meta, token, seated)
+        viewer = resolve_viewer(match, meta, token, seated)
+        request_context.note(match=match, game=viewer.game, seat=viewer.seat)
+        return viewer
 
     async def match_resource(self, match: str) -> gw.Match:
         """The Match resource from metadata and stored progress."""
@@ -259,6 +262,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             if request.request_id
             else uuid.uuid4().hex
         )
+        request_context.note(match=match, game=game)
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         salt = audit.new_salt()
         meta = {
@@ -445,6 +449,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         meta, progress = await self.meta_and_progress(match)
         token = tokens.token_from_metadata(context.invocation_metadata())
         viewer = resolve_viewer(match, meta, token, seated=False)
+        request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
             opened.seat = viewer.seat

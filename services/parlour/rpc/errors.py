@@ -15,7 +15,7 @@ from grpc_status import rpc_status
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from parlour.rpc import metrics
+from parlour.rpc import context as request_context
 
 DOMAIN = "parlour"
 #: Longest message a status carries (anything echoed from input is cut well before).
@@ -197,10 +197,15 @@ class Refused:
 
 
 def guarded(method: Callable) -> Callable:
-    """Turn exceptions raised by a servicer method into an aborted call with a status,
-    and count every call by service, method and status code."""
-    service, _, name = method.__qualname__.rpartition(".")
-    counted = {code: metrics.REQUESTS.labels(service, name, code.name) for code in grpc.StatusCode}
+    """Turn exceptions raised by a servicer method into an aborted call with a status (its
+    reason also goes on the call's log line; the interceptor counts calls). A request the
+    decoder refused arrives as `Refused` and is answered with its error."""
+    name = method.__qualname__.rpartition(".")[2]
+
+    async def abort(context, error: Exception) -> None:
+        refusal = refusal_of(error, name)
+        request_context.note(reason=refusal.reason)
+        await context.abort_with_status(refusal.grpc_status())
 
     if inspect.isasyncgenfunction(method):
 
@@ -214,11 +219,7 @@ def guarded(method: Callable) -> Callable:
             except grpc.aio.AbortError:
                 raise
             except Exception as error:  # noqa: BLE001 - mapped to a status
-                refusal = refusal_of(error, name)
-                counted[refusal.code].inc()
-                await context.abort_with_status(refusal.grpc_status())
-            else:
-                counted[grpc.StatusCode.OK].inc()
+                await abort(context, error)
 
         return stream_wrapper
 
@@ -227,15 +228,10 @@ def guarded(method: Callable) -> Callable:
         try:
             if isinstance(request, Refused):
                 raise request.error
-            response = await method(self, request, context)
+            return await method(self, request, context)
         except grpc.aio.AbortError:
             raise
         except Exception as error:  # noqa: BLE001 - mapped to a status
-            refusal = refusal_of(error, name)
-            counted[refusal.code].inc()
-            await context.abort_with_status(refusal.grpc_status())
-        else:
-            counted[grpc.StatusCode.OK].inc()
-            return response
+            await abort(context, error)
 
     return wrapper

@@ -152,6 +152,7 @@ class ServerInterceptor(grpc.aio.ServerInterceptor):
                         "grpc_method": seen.method,
                         "grpc_code": code.name,
                         "ms": round(elapsed * 1000, 2),
+                        **request_context.request_fields(),
                     },
                 )
             request_context.end(token)

@@ -28,12 +28,13 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-def configure(service: str) -> logging.Logger:
-    """JSON logs at PARLOUR_LOG_LEVEL (default INFO); returns the service's logger."""
+def configure(service: str, level: str | None = None) -> logging.Logger:
+    """JSON logs at `level` (default PARLOUR_LOG_LEVEL, else INFO); returns the service's
+    logger."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RequestFields())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(os.environ.get("PARLOUR_LOG_LEVEL", "INFO").upper())
+    root.setLevel((level or os.environ.get("PARLOUR_LOG_LEVEL") or "INFO").upper())
     return logging.getLogger(service)

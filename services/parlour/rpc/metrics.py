@@ -1,8 +1,7 @@
-"""Prometheus metrics shared by the servers, exposed when PARLOUR_METRICS_PORT is set."""
+"""Prometheus metrics of one server process (its own default registry), exposed on
+PARLOUR_METRICS_PORT. Per-call metrics come from the server interceptor."""
 
 from __future__ import annotations
-
-import os
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
@@ -22,6 +21,10 @@ GRPC_SECONDS = Histogram(
 OPEN_STREAMS = Gauge(
     "parlour_open_streams", "Streaming RPCs open on this server.", ["grpc_service", "grpc_method"]
 )
+SUBSCRIBERS = Gauge("parlour_subscribers", "Event subscriptions (StreamEvents and Play) open.")
+LIVE_MATCHES = Gauge(
+    "parlour_live_matches", "Matches with at least one open event stream on this gateway."
+)
 RULES_REPLICAS = Gauge(
     "parlour_rules_replicas",
     "Rules replicas this gateway knows, by game and by whether their health probe passes.",
@@ -32,11 +35,6 @@ RULES_LINK_FAILURES = Counter(
     "ActStream links from this gateway to a rules replica that ended with an error.",
 )
 
-REQUESTS = Counter(
-    "parlour_requests_total",
-    "Calls handled, by service method and status code.",
-    ["service", "method", "code"],
-)
 ACTIONS = Counter("parlour_actions_total", "Actions applied, by game.", ["game"])
 REFUSALS = Counter(
     "parlour_refusals_total", "Actions and calls refused, by game and reason.", ["game", "reason"]
@@ -59,10 +57,9 @@ SUBSCRIBERS_LAGGING = Counter(
 )
 
 
-def expose() -> int | None:
-    """Serve /metrics on PARLOUR_METRICS_PORT if set; returns the port."""
-    port = os.environ.get("PARLOUR_METRICS_PORT")
-    if not port:
+def expose(port: int | None, addr: str = "127.0.0.1") -> int | None:
+    """Serve this process's registry as /metrics on `port` (None: not at all)."""
+    if port is None:
         return None
-    start_http_server(int(port), addr=os.environ.get("PARLOUR_METRICS_ADDR", "127.0.0.1"))
-    return int(port)
+    start_http_server(port, addr=addr)
+    return port

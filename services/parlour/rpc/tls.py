@@ -84,18 +84,6 @@ class InternalTls:
         return [("grpc.ssl_target_name_override", self.server_name)]
 
 
-def public_server_credentials(env: dict[str, str] | None = None) -> grpc.ServerCredentials | None:
-    """TLS for the gateway's public port from PARLOUR_TLS_CERT and PARLOUR_TLS_KEY (None: off)."""
-    env = os.environ if env is None else env
-    cert, key = env.get("PARLOUR_TLS_CERT", ""), env.get("PARLOUR_TLS_KEY", "")
-    if not cert and not key:
-        return None
-    if not (cert and key):
-        raise TlsSettingError("public TLS needs both PARLOUR_TLS_CERT and PARLOUR_TLS_KEY")
-    pair = (_read("PARLOUR_TLS_KEY", key), _read("PARLOUR_TLS_CERT", cert))
-    return grpc.ssl_server_credentials([pair])
-
-
 def rules_channel(address: str, tls: InternalTls | None, options: list) -> grpc.aio.Channel:
     """An aio channel to a rules replica: mutual TLS when configured."""
     if tls is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import time
 
 import grpc
@@ -34,6 +35,8 @@ FINISHED = "finished"
 FINGERPRINT_BYTES = 16
 MAX_SAMPLES = 64
 SEED_MASK = (1 << 64) - 1
+
+log = logging.getLogger("parlour.rules.lifecycle")
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -194,6 +197,7 @@ class RulesCore:
                 grpc.StatusCode.ALREADY_EXISTS, "MATCH_EXISTS", f"match {request.match_id!r} exists"
             )
         self.cache.put(request.match_id, Cached(1, 0, state))
+        log.info("match created", extra={"match": request.match_id, "seats": request.seats})
         return progress
 
     # -- reads --------------------------------------------------------------
@@ -466,6 +470,8 @@ class RulesCore:
                 return self._replay(earlier, fingerprint)
             self.cache.put(match, Cached(version, progress.last_sequence, state))
             await self.arm(match, progress, timer_ms)
+            if progress.HasField("outcome"):
+                log.info("match finished", extra={"match": match, "version": version})
             return pb.ActResponse(result=result)
         raise ServiceError(
             grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"

@@ -1,8 +1,6 @@
 """Run one game's rules service: `python -m parlour.games.<game>` or `parlour serve-rules GAME`.
 
-Configuration (environment): PARLOUR_REDIS_URL (required), PARLOUR_ADDRESS
-(default 127.0.0.1:0), PARLOUR_STATE_CACHE (states kept, default 10000),
-PARLOUR_EVENT_HISTORY (events kept per match, 0 = all), PARLOUR_METRICS_PORT.
+Configuration: parlour.settings.RulesSettings (PARLOUR_* environment variables).
 """
 
 from __future__ import annotations
@@ -10,19 +8,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import sys
 
 from grpc_health.v1 import health_pb2
 
 from parlour.engine.game import Game
-from parlour.engine.registry import get_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
-from parlour.rpc.tls import InternalTls, TlsSettingError
+from parlour.rpc.tls import InternalTls
 from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
 from parlour.rules.timers import TurnTimers
 from parlour.rules.v1 import rules_service_pb2, rules_service_pb2_grpc
+from parlour.settings import RulesSettings, known_game, load
 from parlour.store.matchstore import MatchStore
 
 SERVICE = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
@@ -69,24 +66,17 @@ async def _together(*jobs) -> None:
     await asyncio.gather(*jobs)
 
 
-async def serve(game_name: str) -> None:
-    """Serve until SIGTERM, configured from the environment."""
-    url = os.environ.get("PARLOUR_REDIS_URL")
-    if not url:
-        sys.exit("PARLOUR_REDIS_URL is not set (use `parlour up` to run a local stack)")
-    game = get_game(game_name)
-    store = MatchStore.from_url(url, max_events=int(os.environ.get("PARLOUR_EVENT_HISTORY", "0")))
-    address = os.environ.get("PARLOUR_ADDRESS", "127.0.0.1:0")
-    cache = int(os.environ.get("PARLOUR_STATE_CACHE", "10000"))
-    try:
-        tls = InternalTls.from_env()
-    except TlsSettingError as error:
-        sys.exit(f"bad setting: {error}")
+async def serve(game: Game, settings: RulesSettings) -> None:
+    """Serve until SIGTERM."""
+    store = MatchStore.from_url(settings.redis_url, max_events=settings.event_history)
+    tls = settings.internal_tls()
     if tls is None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
     drain = Drain()
-    server, port, health, watcher = await start(game, store, address, cache, tls, drain)
-    metrics.expose()
+    server, port, health, watcher = await start(
+        game, store, settings.address, settings.state_cache, tls, drain
+    )
+    metrics.expose(settings.metrics_port, settings.metrics_addr)
     state = (await health.Check(health_pb2.HealthCheckRequest(service=SERVICE), None)).status
     log.info(
         "serving",
@@ -97,12 +87,15 @@ async def serve(game_name: str) -> None:
             "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
         },
     )
-    await serving.run_until_stopped(server, health, drain)
+    await serving.run_until_stopped(server, health, drain, settings.drain_seconds)
     watcher.cancel()
     await store.close()
 
 
 def main(game_name: str) -> None:
-    """Entry point used by each game's __main__."""
-    logs.configure(f"parlour.rules.{game_name}")
-    serving.run(serve(game_name))
+    """Entry point used by each game's __main__ and `parlour serve-rules`: settings are
+    checked before anything starts (a bad one stops with a message naming it)."""
+    game = known_game(game_name)
+    settings = load(RulesSettings)
+    logs.configure(f"parlour.rules.{game_name}", settings.log_level)
+    serving.run(serve(game, settings))

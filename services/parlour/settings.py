@@ -1,0 +1,121 @@
+"""Every server setting, read from PARLOUR_* environment variables and checked at start.
+
+A bad value stops the process before it serves, with one line naming the variable
+(`BadSetting`); the README's settings table lists the same variables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Literal, TypeVar
+
+from pydantic import Field, FilePath, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from parlour.engine.game import Game
+from parlour.engine.registry import game_modules, get_game
+from parlour.rpc.tls import InternalTls
+
+S = TypeVar("S", bound=BaseSettings)
+Seconds = Annotated[float, Field(gt=0)]
+Port = Annotated[int, Field(ge=0, le=65535)]
+
+
+class BadSetting(SystemExit):
+    """A setting that cannot be used; its message names the variable."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"parlour: bad setting: {message}")
+
+
+class UnknownGame(SystemExit):
+    """A game name that no game folder answers to."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"parlour: unknown game {name!r}; known: {', '.join(game_modules())}")
+
+
+def known_game(name: str) -> Game:
+    """The registered game called `name`, or UnknownGame."""
+    try:
+        return get_game(name)
+    except KeyError:
+        raise UnknownGame(name) from None
+
+
+def address_ok(value: str) -> str:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"{value!r} is not host:port")
+    return value
+
+
+class ServerSettings(BaseSettings):
+    """What every server reads."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PARLOUR_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    redis_url: str = Field(min_length=1)
+    address: str = "127.0.0.1:0"
+    metrics_port: Port | None = None
+    metrics_addr: str = "127.0.0.1"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    keepalive_seconds: Seconds = 20.0
+    drain_seconds: Annotated[float, Field(ge=0)] = 5.0
+    internal_tls_ca: FilePath | None = None
+    internal_tls_cert: FilePath | None = None
+    internal_tls_key: FilePath | None = None
+    internal_tls_server_name: str = "parlour-rules"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        return address_ok(value)
+
+    @model_validator(mode="after")
+    def _internal_tls_complete(self) -> ServerSettings:
+        parts = (self.internal_tls_ca, self.internal_tls_cert, self.internal_tls_key)
+        if any(parts) and not all(parts):
+            raise ValueError(
+                "internal TLS needs all of PARLOUR_INTERNAL_TLS_CA, PARLOUR_INTERNAL_TLS_CERT "
+                "and PARLOUR_INTERNAL_TLS_KEY"
+            )
+        return self
+
+    def internal_tls(self) -> InternalTls | None:
+        """The configured mutual TLS identity (None: plaintext)."""
+        if self.internal_tls_ca is None:
+            return None
+        return InternalTls.from_paths(
+            str(self.internal_tls_ca),
+            str(self.internal_tls_cert),
+            str(self.internal_tls_key),
+            self.internal_tls_server_name,
+        )
+
+
+class RulesSettings(ServerSettings):
+    """A rules service's settings."""
+
+    state_cache: Annotated[int, Field(ge=0)] = 10_000
+    event_history: Annotated[int, Field(ge=0)] = 0
+
+
+def load(kind: Callable[[], S]) -> S:
+    """The settings from the environment (`kind()`), or BadSetting naming each bad variable."""
+    try:
+        return kind()
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            where = "_".join(str(p) for p in item["loc"]).upper()
+            message = item["msg"].removeprefix("Value error, ")
+            problems.append(f"PARLOUR_{where}: {message}" if where else message)
+        raise BadSetting("; ".join(problems)) from None
