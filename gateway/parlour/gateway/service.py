@@ -191,7 +191,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             raise invalid_argument(
                 "action.match", "the action names another match than the session's", "WRONG_MATCH"
             )
-        info = (await self.router.describe_all())[viewer.game]
+        info = await self.router.describe(viewer.game)
         check_any(request.action, "action", info.max_action_bytes, "ACTION_TOO_LARGE")
         if recheck:
             await self.still_seated(viewer)
