@@ -12,8 +12,6 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import Field, FilePath, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from parlour.engine.game import Game
-from parlour.engine.registry import game_modules, get_game
 from parlour.rpc.tls import InternalTls
 
 S = TypeVar("S", bound=BaseSettings)
@@ -26,21 +24,6 @@ class BadSetting(SystemExit):
 
     def __init__(self, message: str) -> None:
         super().__init__(f"parlour: bad setting: {message}")
-
-
-class UnknownGame(SystemExit):
-    """A game name that no game folder answers to."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"parlour: unknown game {name!r}; known: {', '.join(game_modules())}")
-
-
-def known_game(name: str) -> Game:
-    """The registered game called `name`, or UnknownGame."""
-    try:
-        return get_game(name)
-    except KeyError:
-        raise UnknownGame(name) from None
 
 
 def address_ok(value: str) -> str:
@@ -68,6 +51,8 @@ class ServerSettings(BaseSettings):
     internal_tls_cert: FilePath | None = None
     internal_tls_key: FilePath | None = None
     internal_tls_server_name: str = "parlour-rules"
+    finished_retention_seconds: Annotated[int, Field(ge=0)] = 86_400
+    abandoned_after_seconds: Annotated[int, Field(ge=0)] = 7 * 86_400
 
     @field_validator("log_level", mode="before")
     @classmethod

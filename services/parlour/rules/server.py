@@ -11,6 +11,7 @@ import os
 
 from grpc_health.v1 import health_pb2
 
+from parlour.cli import known_game
 from parlour.engine.game import Game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
@@ -19,7 +20,7 @@ from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
 from parlour.rules.timers import TurnTimers
 from parlour.rules.v1 import rules_service_pb2, rules_service_pb2_grpc
-from parlour.settings import RulesSettings, known_game, load
+from parlour.settings import RulesSettings, load
 from parlour.store.matchstore import MatchStore
 
 SERVICE = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
