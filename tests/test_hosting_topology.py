@@ -7,7 +7,6 @@ The default run plays 40 matches; `-m slow` runs the full 200."""
 from __future__ import annotations
 
 import asyncio
-import sys
 
 import pytest
 
@@ -29,11 +28,7 @@ def two_gateways():
         routes = ";".join(
             f"{game}={','.join(p.address for p in procs)}" for game, procs in stack.rules.items()
         )
-        second = stack.spawn(
-            "gateway-2",
-            [sys.executable, "-m", "parlour.cli", "serve-gateway"],
-            {"PARLOUR_RULES": routes},
-        )
+        second = stack.start_gateway(routes)  # the same settings and certificates
         try:
             wait_serving(second)
             yield stack, [stack.address, second.address]

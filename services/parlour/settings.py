@@ -51,6 +51,8 @@ class ServerSettings(BaseSettings):
     internal_tls_cert: FilePath | None = None
     internal_tls_key: FilePath | None = None
     internal_tls_server_name: str = "parlour-rules"
+    finished_retention_seconds: Annotated[int, Field(ge=0)] = 86_400
+    abandoned_after_seconds: Annotated[int, Field(ge=0)] = 7 * 86_400
 
     @field_validator("log_level", mode="before")
     @classmethod
