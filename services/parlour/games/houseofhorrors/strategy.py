@@ -3,6 +3,7 @@ spoils whenever offered, put characters and items into battles, and end the turn
 
 from __future__ import annotations
 
+from parlour.engine.greedy import best, kind_rank
 from parlour.engine.rng import Rng
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
@@ -12,13 +13,6 @@ PREFERENCE = (
 )
 
 
-def _rank(action: pb.Action) -> int:
-    kind = action.WhichOneof("kind")
-    return -PREFERENCE.index(kind) if kind in PREFERENCE else -len(PREFERENCE)
-
-
 def greedy(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng) -> pb.Action:
     """The legal action this heuristic prefers (ties broken at random)."""
-    best = max(_rank(a) for a in actions)
-    tied = [a for a in actions if _rank(a) == best]
-    return tied[rng.below(len(tied))]
+    return best(actions, lambda a: kind_rank(PREFERENCE, a), rng)
