@@ -36,7 +36,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/python tools/buf.py lint
 
-# the contracts against git BREAKING_AGAINST (default: where this branch left main)
+# the contracts against git BREAKING_AGAINST (default: where this branch left main; on main, HEAD^)
 breaking: setup
 	$(BIN)/python tools/buf.py breaking $(BREAKING_AGAINST)
 

@@ -49,11 +49,17 @@ def copy_deps(root: Path = ROOT) -> None:
 
 
 def default_against() -> str:
-    """The commit this branch started from on main (main itself on main)."""
-    found = subprocess.run(
-        ["git", "merge-base", "HEAD", "main"], cwd=ROOT, capture_output=True, text=True
-    )
-    return found.stdout.strip() if found.returncode == 0 else "HEAD"
+    """The commit this branch started from on main; on main itself (CI's clean clone), the
+    commit before HEAD, so the check still compares the newest contracts with older ones."""
+
+    def git(*args: str) -> str:
+        found = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+        return found.stdout.strip() if found.returncode == 0 else ""
+
+    base = git("merge-base", "HEAD", "main")
+    if base and base != git("rev-parse", "HEAD"):
+        return base
+    return git("rev-parse", "--verify", "--quiet", "HEAD^") or "HEAD"
 
 
 def export_ref(ref: str, into: Path) -> None:
