@@ -26,3 +26,13 @@ def test_two_commands_open_the_readme():
     commands = [line.split("#")[0].strip() for line in first.strip().splitlines()]
     assert commands == ["make demo", "make test"]
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_sdk_exports_every_name_the_readme_gives():
+    """Every class the README names for `parlour.client` imports from it."""
+    import parlour.client
+
+    (names,) = re.findall(r"The Python SDK is `parlour.client` \(([^)]*)\)", README)
+    for name in re.findall(r"`(\w+)`", names):
+        assert name in parlour.client.__all__
+        assert getattr(parlour.client, name).__name__ == name

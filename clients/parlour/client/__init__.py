@@ -6,7 +6,7 @@ without gRPC, as in a plain `pip install parlour`.
 
 from __future__ import annotations
 
-__all__ = ["GatewayClient", "Seat"]
+__all__ = ["GatewayClient", "Seat", "Session"]
 
 
 def __getattr__(name: str):
