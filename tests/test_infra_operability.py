@@ -86,6 +86,7 @@ async def test_item8_each_process_counts_its_own_calls_with_grpc_labels_and_gaug
         ("PARLOUR_ADDRESS", "nowhere", "not host:port"),
         ("PARLOUR_INTERNAL_TLS_CA", "/nonexistent/ca.pem", "does not point to a file"),
         ("PARLOUR_METRICS_PORT", "70000", "less than or equal to 65535"),
+        ("PARLOUR_TIMER_POLL_SECONDS", "0", "greater than 0"),
     ],
 )
 def test_item8_bad_setting_stops_a_server_with_a_message(redis_url, variable, value, says):

@@ -91,6 +91,7 @@ class RulesSettings(ServerSettings):
 
     state_cache: Annotated[int, Field(ge=0)] = 10_000
     event_history: Annotated[int, Field(ge=0)] = 0
+    timer_poll_seconds: Seconds = 0.1
 
 
 def load(kind: Callable[[], S]) -> S:

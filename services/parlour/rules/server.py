@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 
 from grpc_health.v1 import health_pb2
 
@@ -34,6 +33,7 @@ async def start(
     cache_size: int = 10_000,
     tls: InternalTls | None = None,
     drain: Drain | None = None,
+    timer_poll_seconds: float = 0.1,
 ):
     """Start serving `game` (only to callers with a certificate from the CA when `tls` is
     given); returns (server, port, health servicer, watcher task). On `drain`, open
@@ -53,7 +53,7 @@ async def start(
     await server.start()
     ok = await serving.storage_ok(store)
     await serving.set_serving(health, [SERVICE], ok)
-    timers = TurnTimers(core, float(os.environ.get("PARLOUR_TIMER_POLL_SECONDS", "0.1")))
+    timers = TurnTimers(core, timer_poll_seconds)
     watcher = asyncio.create_task(
         _together(
             serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run()
@@ -75,7 +75,8 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
     drain = Drain()
     server, port, health, watcher = await start(
-        game, store, settings.address, settings.state_cache, tls, drain
+        game, store, settings.address, settings.state_cache, tls, drain,
+        settings.timer_poll_seconds,
     )
     metrics.expose(settings.metrics_port, settings.metrics_addr)
     state = (await health.Check(health_pb2.HealthCheckRequest(service=SERVICE), None)).status
