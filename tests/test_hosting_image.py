@@ -102,10 +102,12 @@ def test_plain_install_is_engine_and_games_only(wheel):
 
 
 def test_client_extra_is_the_sdk_without_the_server_stack(wheel):
-    """Item 8: `parlour[client]` imports the SDK; Redis and the server stack stay out."""
+    """Item 8: `parlour[client]` imports the SDK and the terminal client; Redis and the server
+    stack stay out."""
     scratch, built = wheel
     bin_dir = _venv_with(scratch, "client", f"parlour[client] @ {built.as_uri()}")
     assert _imports(bin_dir, "parlour.client")
+    assert _imports(bin_dir, "parlour.client.terminal")
     assert not _imports(bin_dir, "redis")
     assert not _imports(bin_dir, "grpc_health")
 
