@@ -82,10 +82,12 @@ def reason(error) -> str:
 
 
 class Watcher:
-    """Follows a match's public stream in the background; tests wait on what it has seen."""
+    """Follows one live stream in the background, remembering its events and the last sequence
+    it is known to have reached; tests wait on what it has seen."""
 
     def __init__(self, stream) -> None:
         self.events: list[gw.MatchEvent] = []
+        self.reached = 0
         self.changed = asyncio.Condition()
         self.task = asyncio.create_task(self.follow(stream))
 
@@ -94,6 +96,9 @@ class Watcher:
             async with self.changed:
                 if item.HasField("event"):
                     self.events.append(item.event)
+                    self.reached = item.event.sequence
+                else:
+                    self.reached = max(self.reached, item.heartbeat.last_sequence)
                 self.changed.notify_all()
 
     def timeouts(self) -> list[tuple[int, platform_pb2.TimedOut]]:

@@ -3,13 +3,12 @@ stream gave it, a "reveal all" log after the end, and a log that no longer repla
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import cli, new_match, reason, start_stack
+from lifecycle_support import Watcher, cli, new_match, reason, start_stack
 
 from parlour.client import GatewayClient
 from parlour.engine.replay import may_see
@@ -33,36 +32,10 @@ async def client(stack):
         yield client
 
 
-class Follower:
-    """Reads one live stream in the background, remembering events and how far it got."""
-
-    def __init__(self, stream) -> None:
-        self.events: list[gw.MatchEvent] = []
-        self.reached = 0
-        self.changed = asyncio.Condition()
-        self.task = asyncio.create_task(self.follow(stream))
-
-    async def follow(self, stream) -> None:
-        async for item in stream:
-            async with self.changed:
-                if item.HasField("event"):
-                    self.events.append(item.event)
-                    self.reached = item.event.sequence
-                else:
-                    self.reached = max(self.reached, item.heartbeat.last_sequence)
-                self.changed.notify_all()
-
-    async def until(self, sequence: int) -> list[gw.MatchEvent]:
-        async with self.changed:
-            await self.changed.wait_for(lambda: self.reached >= sequence)
-        self.task.cancel()
-        return self.events
-
-
 async def play_live(client, seed: int):
     """A 3-seat match played to the end while every seat and a spectator follow it live."""
     match, players = await new_match(client, seats=SEATS)
-    followers = [Follower(p.events()) for p in players] + [Follower(client.spectate(match.name))]
+    followers = [Watcher(p.events()) for p in players] + [Watcher(client.spectate(match.name))]
     choose, submitted = random.Random(seed), {s: [] for s in range(SEATS)}
     while True:
         view = await players[0].view()
@@ -74,7 +47,11 @@ async def play_live(client, seed: int):
         await players[seat].submit(action, request_id=request_id)
         submitted[seat].append((request_id, action))
     last = view.progress.last_sequence
-    live = [await f.until(last) for f in followers]
+    live = []
+    for follower in followers:
+        await follower.until(lambda f=follower: f.reached >= last)
+        follower.stop()
+        live.append(follower.events)
     return match, players, live, submitted, last
 
 
