@@ -197,3 +197,16 @@ def test_refused_card_not_in_hand():
     _refused(state, 0, "NOT_IN_HAND", play_character=pb.PlayCharacter(card=ghoul))
     _refused(state, 0, "NOT_IN_HAND", play_item=pb.PlayItem(card=ghoul, side=pb.SIDE_HORROR))
     _refused(state, 0, "NOT_IN_HAND", discard=pb.DiscardCard(card=ghoul))
+
+
+def test_the_butler_opens_with_the_choices_of_every_player():
+    """ "The Butler begins by playing one Mortal or Horror card" describes her usual opening,
+    not a stricter rule: like every player she may instead play an Item alone or discard
+    (Rulebook: Gameplay; RULES.md: Choice — the Butler's opening)."""
+    state = position(3, butler=1, hands={1: ["Lantern", "Zombie"]}, room="Kitchen", **PLAY)
+    lantern, zombie = held(state, 1, "Lantern"), held(state, 1, "Zombie")
+    legal = runtime.legal_actions(GAME, state, 1)
+    assert pb.Action(play_item=pb.PlayItem(card=lantern, side=pb.SIDE_MORTAL)) in legal
+    assert pb.Action(discard=pb.DiscardCard(card=zombie)) in legal
+    state, events = act(state, 1, discard=pb.DiscardCard(card=zombie))
+    assert kinds(events) == ["discarded", "turn_ended"] and state.turn == 2
