@@ -7,11 +7,14 @@ import secrets
 
 HEADER = "authorization"
 SCHEME = "bearer "
+#: Every token starts with this, so none starts with "-" (a command line would read it as an
+#: option: `parlour replay --token -x…`) and a leaked one is easy to recognise.
+PREFIX = "pt_"
 
 
 def new_token() -> str:
     """A fresh 256-bit token."""
-    return secrets.token_urlsafe(32)
+    return PREFIX + secrets.token_urlsafe(32)
 
 
 def token_hash(token: str) -> str:
