@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -94,6 +95,7 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                         timeout=WAIT_MS,
                     )
                 status = await page.inner_text("#status")
+                view_text = await page.inner_text("#view")
                 feed = await page.inner_text("#feed")
                 match = (await page.inner_text("#match-name")).strip()
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -114,6 +116,8 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
     assert "You:" in feed
     assert watched.startswith("Game over.") and spectator_buttons == 0
     assert watched.split("Scores")[1] == status.split("Scores")[1]
+    if game == "murdercastle":  # rooms by name, not by place id
+        assert "Holmes: " in view_text and not re.search(r"(Holmes:|place) \d", view_text)
     return shot
 
 

@@ -25,3 +25,17 @@ def test_catalogue_ids_are_named():
                 if line.startswith("Hand: "))
     names = {c.name for c in game.catalogue().cards}
     assert all(card in names for card in hand.removeprefix("Hand: ").split(", "))
+
+
+def test_murder_castle_rooms_are_named_not_numbered():
+    """Issue 12 item 2: Murder Castle places (tile * 2 + room) read as room names."""
+    game = get_game("murdercastle")
+    match = LocalMatch(game, 3, seed=1)
+    lines = view_lines(match.view(0), catalogue_namer(game))
+    assert "Holmes: Basement #1" in lines
+    players = lines[lines.index("Players:") + 1]
+    assert "place Pharmacy" in players
+    namer = catalogue_namer(game)
+    maze = next(r.number for r in game.catalogue().rooms if len(r.halves) > 1)
+    assert namer("place", maze * 2).endswith("(north-west)")
+    assert namer("to_place", maze * 2 + 1).endswith("(south-east)")

@@ -27,18 +27,34 @@ NAMED_FIELDS = {
                      "site_discard": "sites", "crime_card": "crimePlan"},
 }
 
+#: View fields holding place ids (a room: its tile * 2 + which room of a two-room tile,
+#: as murdercastle.proto says), named from the catalogue list given, per game.
+PLACE_FIELDS = {
+    "murdercastle": ("rooms", frozenset(
+        {"place", "places", "from_place", "to_place", "holmes", "room", "landing", "a", "b"})),
+}
+
 
 def catalogue_namer(game: Game) -> Namer:
     """Names of catalogue ids in the game's view fields (from its published catalogue)."""
     fields = NAMED_FIELDS.get(game.name, {})
-    catalogue = json_format.MessageToDict(game.catalogue()) if fields else {}
+    named = fields or game.name in PLACE_FIELDS
+    catalogue = json_format.MessageToDict(game.catalogue()) if named else {}
     lists = {
         key: {e.get("number", e.get("card", e.get("id"))): e.get("name") for e in entries}
         for key, entries in catalogue.items()
         if isinstance(entries, list) and entries and isinstance(entries[0], dict)
     }
 
+    place_list, place_fields = PLACE_FIELDS.get(game.name, ("", frozenset()))
+    halves = {e.get("number"): len(e.get("halves", ())) for e in catalogue.get(place_list, ())}
+
     def name(field: str, number: int) -> str | None:
+        if field in place_fields:
+            room = lists.get(place_list, {}).get(number // 2)
+            if room and halves.get(number // 2, 1) > 1:
+                return f"{room} ({'north-west' if number % 2 == 0 else 'south-east'})"
+            return room
         return lists.get(fields.get(field, ""), {}).get(number)
 
     return name

@@ -157,8 +157,21 @@ const NAMED_FIELDS: Record<string, Record<string, string>> = {
   clashofminds: { hand: "influence", discard: "influence", site: "sites", siteDiscard: "sites", crimeCard: "crimePlan" },
 };
 
+/** View fields holding place ids (a room: its tile * 2 + which room of a two-room tile), per game. */
+const PLACE_FIELDS: Record<string, [string, Set<string>]> = {
+  murdercastle: ["rooms", new Set(["place", "places", "fromPlace", "toPlace", "holmes", "room", "landing", "a", "b"])],
+};
+
 /** Names for catalogue ids in a game's view (undefined: show the number). */
 export function namer(game: string, names: Names): (field: string, id: number) => string | undefined {
   const fields = NAMED_FIELDS[game] ?? {};
-  return (field, id) => (fields[field] ? names.entry(fields[field], id)?.name : undefined);
+  const [placeList, placeFields] = PLACE_FIELDS[game] ?? ["", new Set<string>()];
+  return (field, id) => {
+    if (placeFields.has(field)) {
+      const room = names.entry(placeList, Math.floor(id / 2));
+      if (!room?.name) return undefined;
+      return (room.halves ?? []).length > 1 ? `${room.name} (${id % 2 === 0 ? "north-west" : "south-east"})` : room.name;
+    }
+    return fields[field] ? names.entry(fields[field], id)?.name : undefined;
+  };
 }
