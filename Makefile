@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-* && touch $@
 
 gen: $(STAMP)
-	$(BIN)/python tools/gen_protos.py
+	$(BIN)/python tools/buf.py generate python
 
 demo: setup
 	$(BIN)/parlour demo

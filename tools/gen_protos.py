@@ -1,4 +1,6 @@
-"""Generate Python code for every .proto under protos/ (run by `make gen`).
+"""Generate Python code for every .proto under protos/ without buf, for images without Node.
+
+`make gen` uses buf (buf.gen.yaml, tools/protoc_gen_parlour_python.py) instead.
 
 Each file is generated into the source root that owns its package:
 parlour/gateway/... into gateway/, everything else into services/.

@@ -11,7 +11,6 @@ from google.protobuf.message import Message
 from parlour.client.client import GatewayClient, Seat
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.rules.v1 import rules_pb2
 
 
 @dataclass
@@ -19,7 +18,7 @@ class MatchReport:
     """How a bot match went."""
 
     match: gw.Match
-    progress: rules_pb2.MatchProgress
+    progress: gw.MatchProgress
     actions: int
     events_seen: int
 

@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from parlour.gateway.discovery import Resolver
 from parlour.gateway.links import ActLink
-from parlour.rpc import metrics
+from parlour.rpc import metrics, reflection
 from parlour.rpc.errors import ServiceError, not_found, unavailable
 from parlour.rpc.serving import keepalive_channel_options
 from parlour.rpc.tls import InternalTls, rules_channel
@@ -246,7 +246,8 @@ class Router:
 
     # -- calls ---------------------------------------------------------------------------
     async def describe(self, game: str, patient: bool = True) -> pb.GameInfo:
-        """A game's facts (asked once, then remembered); NOT_FOUND for an unknown game."""
+        """A game's facts (asked once, then remembered, with its proto files learnt for
+        reflection); NOT_FOUND for an unknown game."""
         if game not in self.infos:
             response = await self.call(
                 game,
@@ -254,6 +255,7 @@ class Router:
                 lambda r: r.stub.DescribeGame(pb.DescribeGameRequest(), timeout=10),
                 patient=patient,
             )
+            reflection.learn_files(response.files)
             self.infos[game] = response.game
         return self.infos[game]
 

@@ -61,6 +61,7 @@ class Gateway:
             config.address,
             config.public_tls,
             self.drain,
+            reflection_refresh=self.router.describe_all,
         )
         self.watcher = None
         #: What health reports now: "" and the service, then "games/<name>" for each game.

@@ -10,7 +10,7 @@ import uuid
 import grpc
 
 from parlour.engine import audit
-from parlour.gateway import tokens
+from parlour.gateway import public, tokens
 from parlour.gateway.fanout import EventHub, Heartbeat, Subscription
 from parlour.gateway.play import PlaySession
 from parlour.gateway.quotas import Quotas
@@ -210,7 +210,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         if request.HasField("expected_version"):
             act.expected_version = request.expected_version
         response = await self.router.act(viewer.game, act)
-        return gw.SubmitActionResponse(result=response.result, replayed=response.replayed)
+        return gw.SubmitActionResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
 
     @staticmethod
     def match_event(event: StoredEvent) -> gw.MatchEvent:
@@ -239,7 +241,10 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     @guarded
     async def ListGames(self, request, context):
         infos, unavailable = await self.router.describe_all()
-        games = [gw.Game(name=f"games/{name}", info=info) for name, info in sorted(infos.items())]
+        games = [
+            gw.Game(name=f"games/{name}", info=public.game_info(info))
+            for name, info in sorted(infos.items())
+        ]
         unavailable_games = [f"games/{name}" for name in unavailable]
         return gw.ListGamesResponse(games=games, unavailable_games=unavailable_games)
 
@@ -347,7 +352,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10)
         )
-        reply = gw.GetViewResponse(view=response.view, progress=response.progress)
+        reply = gw.GetViewResponse(view=response.view, progress=public.progress(response.progress))
         if viewer.seat is not None:
             reply.seat = viewer.seat
         return reply
@@ -360,7 +365,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             viewer.game, viewer.match, lambda r: r.stub.ListActions(ask, timeout=10)
         )
         return gw.ListActionsResponse(
-            actions=response.actions, labels=response.labels, progress=response.progress
+            actions=response.actions,
+            labels=response.labels,
+            progress=public.progress(response.progress),
         )
 
     @guarded
@@ -402,7 +409,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.UndoAction(ask, timeout=30)
         )
-        return gw.UndoActionResponse(result=response.result, replayed=response.replayed)
+        return gw.UndoActionResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
 
     @guarded
     async def GetMatchLog(self, request, context):
@@ -413,7 +422,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.GetMatchLog(ask, timeout=30)
         )
-        return gw.GetMatchLogResponse(log=public_log(f"matches/{viewer.match}", response.log))
+        return gw.GetMatchLogResponse(log=public.match_log(f"matches/{viewer.match}", response.log))
 
     # -- streams ----------------------------------------------------------
     @guarded
@@ -470,7 +479,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
 
 def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:
     """The Match resource from metadata and stored progress."""
-    progress = rules.MatchProgress.FromString(progress_bytes)
+    progress = public.progress(progress_bytes)
     seats = int(meta["seats"])
     resource = gw.Match(
         name=f"matches/{match}",
@@ -497,39 +506,3 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
         resource.status = gw.MATCH_STATUS_WAITING
     return resource
 
-
-def public_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
-    """The rules service's MatchLog as the public message."""
-    public = gw.MatchLog(
-        match=name,
-        game=log.game,
-        seats=log.seats,
-        options=log.options,
-        audit=gw.SeedAudit.FromString(log.audit.SerializeToString()),
-        outcome=log.outcome,
-        reveal_all=log.reveal_all,
-    )
-    if log.HasField("seat"):
-        public.seat = log.seat
-    for action in log.actions:
-        public.actions.add(
-            seat=action.seat,
-            action=action.action,
-            request_id=action.request_id,
-            version=action.version,
-            timed_out=action.timed_out,
-            undoes=action.undoes,
-            abandoned=action.abandoned,
-        )
-    for event in log.events:
-        public.events.add(
-            event=gw.MatchEvent(
-                sequence=event.sequence,
-                version=event.version,
-                actor=event.actor,
-                event=event.recorded.event,
-                text=event.recorded.text,
-            ),
-            audience=event.audience,
-        )
-    return public

@@ -6,12 +6,12 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
+from parlour.rpc import reflection
 from parlour.rpc.interceptor import Drain, ServerInterceptor
 
 log = logging.getLogger("parlour.serving")
@@ -57,10 +57,12 @@ def make_server(
     credentials: grpc.ServerCredentials | None = None,
     drain: Drain | None = None,
     log_fields: dict | None = None,
+    reflection_refresh: Callable[[], Awaitable] | None = None,
 ) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
     """A grpc.aio server with the services, health and reflection, bound to `address`
     (with TLS when `credentials` are given); every call goes through the interceptor
-    (drain refusal, metrics, request logs)."""
+    (drain refusal, metrics, request logs). Reflection awaits `reflection_refresh` before
+    answering that it knows no symbol."""
     server = grpc.aio.server(
         options=[*keepalive_server_options(), ("grpc.so_reuseport", 0)],
         interceptors=[ServerInterceptor(drain or Drain(), log_fields or {})],
@@ -68,8 +70,7 @@ def make_server(
     register(server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    names = [*service_names, health.SERVICE_NAME, reflection.SERVICE_NAME]
-    reflection.enable_server_reflection(names, server)
+    reflection.enable(server, [*service_names, health.SERVICE_NAME], reflection_refresh)
     if credentials is None:
         port = server.add_insecure_port(address)
     else:

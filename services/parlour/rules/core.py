@@ -9,7 +9,7 @@ import logging
 import time
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, descriptor_pb2
 from google.protobuf.message import DecodeError, Message
 
 from parlour.engine import abandon, runtime, timeouts, undo
@@ -139,6 +139,25 @@ class RulesCore:
         if catalogue is not None:
             info.catalogue.CopyFrom(pack(catalogue))
         return info
+
+    def files(self) -> list[descriptor_pb2.FileDescriptorProto]:
+        """The game's proto files and their imports, dependencies first."""
+        ordered: dict[str, descriptor_pb2.FileDescriptorProto] = {}
+
+        def visit(file) -> None:
+            if file.name in ordered:
+                return
+            for dependency in file.dependencies:
+                visit(dependency)
+            proto = descriptor_pb2.FileDescriptorProto()
+            file.CopyToProto(proto)
+            ordered[file.name] = proto
+
+        g = self.game
+        for message in (g.options_type, g.action_type, g.event_type, g.view_type):
+            visit(message.DESCRIPTOR.file)
+        visit(type(g.catalogue()).DESCRIPTOR.file)
+        return list(ordered.values())
 
     def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
         """Version, pending decisions and outcome of a state."""

@@ -25,7 +25,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
     @guarded
     async def DescribeGame(self, request, context):
-        return pb.DescribeGameResponse(game=self.core.info())
+        return pb.DescribeGameResponse(game=self.core.info(), files=self.core.files())
 
     @guarded
     async def CreateMatch(self, request, context):
