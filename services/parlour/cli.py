@@ -168,6 +168,34 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(report.summary())
 
 
+def cmd_certs(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from parlour.rpc import pki
+
+    try:
+        if args.ca:
+            authority = pki.kept_authority(Path(args.ca))
+        else:
+            authority = pki.Authority.create("parlour internal CA", args.days)
+        certs = pki.internal_certificates(authority, args.days, args.server_name)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"certs: {error}") from None
+    if args.out:
+        for folder in pki.write_role_dirs(certs, Path(args.out)):
+            files = {"CA": "ca.crt", "CERT": "tls.crt", "KEY": "tls.key"}
+            print(f"{folder.name}:", *(f"PARLOUR_INTERNAL_TLS_{k}={folder / v}"
+                                       for k, v in files.items()))
+    else:
+        sys.stdout.write(pki.to_yaml(pki.tls_secrets(certs, args.namespace)))
+    print(
+        f"parlour certs: rules server certificate for {args.server_name!r} and gateway client "
+        f"certificate, valid until {certs.expires:%Y-%m-%d %H:%M} UTC"
+        + (f"; CA kept in {args.ca}" if args.ca else "; the CA key was not kept"),
+        file=sys.stderr,
+    )
+
+
 def gateway_address(args: argparse.Namespace) -> str:
     """--gateway, else PARLOUR_GATEWAY; exits with a message when neither is given."""
     address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
@@ -262,6 +290,29 @@ def positive(text: str) -> int:
     return value
 
 
+def bounded_days(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 3650:
+        raise argparse.ArgumentTypeError(f"must be 1 to 3650 days, not {value}")
+    return value
+
+
+def dns_name(text: str) -> str:
+    """A DNS-1123 name: a namespace (label) or a certificate's server name (dotted)."""
+    import re
+
+    label = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
+    if len(text) > 253 or not re.fullmatch(rf"{label}(\.{label})*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a lower-case DNS name")
+    return text
+
+
+def namespace(text: str) -> str:
+    if "." in dns_name(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a namespace name (no dots)")
+    return text
+
+
 def address(text: str) -> str:
     from parlour.settings import address_ok
 
@@ -318,6 +369,28 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_serve_rules)
     p = sub.add_parser("serve-gateway", help="serve the gateway")
     p.set_defaults(run=cmd_serve_gateway)
+    p = sub.add_parser(
+        "certs",
+        help="make the internal mutual TLS certificates: Kubernetes Secrets, or PEM files",
+        description="A CA, a rules server certificate (the name gateways check) and a gateway "
+        "client certificate. Prints the two kubernetes.io/tls Secrets the manifests mount "
+        "(parlour certs --namespace parlour-dev | kubectl apply -f -), or with --out writes "
+        "DIR/rules and DIR/gateway, each with ca.crt, tls.crt and tls.key.",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--namespace", type=namespace, default="parlour",
+                       help="namespace of the printed Secrets (default: parlour)")
+    where.add_argument("--out", metavar="DIR", help="write PEM files under DIR instead")
+    p.add_argument("--days", type=bounded_days, default=365, help="validity (default 365)")
+    p.add_argument(
+        "--server-name", type=dns_name,
+        default=os.environ.get("PARLOUR_INTERNAL_TLS_SERVER_NAME") or "parlour-rules",
+        help="name in the rules certificate, as gateways check it "
+        "(default: $PARLOUR_INTERNAL_TLS_SERVER_NAME, else parlour-rules)",
+    )
+    p.add_argument("--ca", metavar="DIR", help="sign with the CA kept in DIR (ca.crt, ca.key; "
+                   "made there the first time) so re-running rotates without a trust gap")
+    p.set_defaults(run=cmd_certs)
     p = sub.add_parser("match", help="host operations on stored matches (delete, show)")
     p.add_argument("--redis-url", default=None, help="default: PARLOUR_REDIS_URL")
     actions = p.add_subparsers(dest="match_command", required=True)

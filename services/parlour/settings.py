@@ -44,6 +44,8 @@ class ServerSettings(BaseSettings):
     address: str = "127.0.0.1:0"
     metrics_port: Port | None = None
     metrics_addr: str = "127.0.0.1"
+    health_port: Port | None = None
+    health_addr: str = Field("127.0.0.1", min_length=1, pattern=r"^\S+$")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     keepalive_seconds: Seconds = 20.0
     drain_seconds: Annotated[float, Field(ge=0)] = 5.0
@@ -63,6 +65,16 @@ class ServerSettings(BaseSettings):
     @classmethod
     def _address(cls, value: str) -> str:
         return address_ok(value)
+
+    @model_validator(mode="after")
+    def _health_port_apart(self) -> ServerSettings:
+        port = int(self.address.rpartition(":")[2])
+        if self.health_port and self.health_port in (port, self.metrics_port):
+            raise ValueError(
+                f"PARLOUR_HEALTH_PORT {self.health_port} is already the gRPC or metrics port "
+                "(the health port serves only grpc.health.v1, in plaintext)"
+            )
+        return self
 
     @model_validator(mode="after")
     def _internal_tls_complete(self) -> ServerSettings:

@@ -51,6 +51,9 @@ class GatewayConfig:
     #: Metrics port (None: no /metrics) and the address it binds.
     metrics_port: int | None = None
     metrics_addr: str = "127.0.0.1"
+    #: Plaintext health-only port for probes (None: none) and the address it binds.
+    health_port: int | None = None
+    health_addr: str = "127.0.0.1"
     log_level: str = "INFO"
     drain_seconds: float = 5.0
 
@@ -78,6 +81,8 @@ class GatewayConfig:
             public_tls=public,
             metrics_port=settings.metrics_port,
             metrics_addr=settings.metrics_addr,
+            health_port=settings.health_port,
+            health_addr=settings.health_addr,
             log_level=settings.log_level,
             drain_seconds=settings.drain_seconds,
         )

@@ -110,6 +110,9 @@ class Gateway:
 async def serve(config: GatewayConfig) -> None:
     """Serve until SIGTERM."""
     gateway = await Gateway(config).start()
+    health_port = await serving.start_health_port(
+        gateway.health, config.health_port, config.health_addr
+    )
     metrics.expose(config.metrics_port, config.metrics_addr)
     if config.internal_tls is None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: calling the rules services in plaintext")
@@ -124,10 +127,11 @@ async def serve(config: GatewayConfig) -> None:
             ),
             "public_tls": config.public_tls is not None,
             "mutual_tls": config.internal_tls is not None,
+            "health_port": health_port[1] if health_port else None,
         },
     )
     await serving.run_until_stopped(
-        gateway.server, gateway.health, gateway.drain, config.drain_seconds
+        gateway.server, gateway.health, gateway.drain, config.drain_seconds, health_port
     )
     await gateway.stop(0)
 

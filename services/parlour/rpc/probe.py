@@ -1,7 +1,8 @@
 """Health probe for containers: `python -m parlour.rpc.probe [host:port]` exits 0 when SERVING.
 
-The address defaults to PARLOUR_ADDRESS with a wildcard host replaced by loopback,
-so the same command works in every role's container healthcheck.
+The address defaults to the plaintext health port when PARLOUR_HEALTH_PORT is set (on
+PARLOUR_HEALTH_ADDR), else to PARLOUR_ADDRESS; a wildcard host is replaced by loopback,
+so the same command works in every role's container healthcheck, mutual TLS or not.
 """
 
 from __future__ import annotations
@@ -31,9 +32,17 @@ def check(address: str, timeout: float = 2.0) -> bool:
     return reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
+def probed_address(env: dict[str, str]) -> str:
+    """Where the container healthcheck asks: the health port if there is one."""
+    if env.get("PARLOUR_HEALTH_PORT"):
+        host = env.get("PARLOUR_HEALTH_ADDR") or "127.0.0.1"
+        return local_address(f"{host}:{env['PARLOUR_HEALTH_PORT']}")
+    return local_address(env.get("PARLOUR_ADDRESS", ":50051"))
+
+
 def main() -> int:
-    address = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("PARLOUR_ADDRESS", ":50051")
-    return 0 if check(local_address(address)) else 1
+    address = local_address(sys.argv[1]) if len(sys.argv) > 1 else probed_address(os.environ)
+    return 0 if check(address) else 1
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Server plumbing: health, reflection, keepalive, graceful drain on SIGTERM, uvloop."""
+"""Server plumbing: health, reflection, keepalive, graceful drain on SIGTERM, uvloop, and
+the plaintext health-only port (PARLOUR_HEALTH_PORT) for probes that cannot speak TLS."""
 
 from __future__ import annotations
 
@@ -80,6 +81,24 @@ def make_server(
     return server, port, health_servicer
 
 
+async def start_health_port(
+    health_servicer: health.aio.HealthServicer, port: int | None, host: str = "127.0.0.1"
+) -> tuple[grpc.aio.Server, int] | None:
+    """A second, plaintext server on `host`:`port` with grpc.health.v1 only, answering from
+    the main server's `health_servicer` (so it shows NOT_SERVING whenever the main port
+    does); None when `port` is None. Nothing else is served there: a main port behind
+    mutual TLS stays closed to plaintext callers."""
+    if port is None:
+        return None
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise RuntimeError(f"could not bind the health port {host}:{port}")
+    await server.start()
+    return server, bound
+
+
 async def set_serving(health_servicer, services: Iterable[str], serving: bool) -> None:
     """Mark the services (and the overall "" service) SERVING or NOT_SERVING."""
     status = (
@@ -97,11 +116,15 @@ def drain_seconds() -> float:
 
 
 async def run_until_stopped(
-    server: grpc.aio.Server, health_servicer, drain: Drain, grace: float | None = None
+    server: grpc.aio.Server,
+    health_servicer,
+    drain: Drain,
+    grace: float | None = None,
+    health_port: tuple[grpc.aio.Server, int] | None = None,
 ) -> None:
-    """Serve until SIGTERM/SIGINT, then drain: report NOT_SERVING, refuse new calls with
-    UNAVAILABLE, end open streams (the drain hooks), let in-flight calls finish for up to
-    `grace` seconds, and stop."""
+    """Serve until SIGTERM/SIGINT, then drain: report NOT_SERVING (on the health port too),
+    refuse new calls with UNAVAILABLE, end open streams (the drain hooks), let in-flight
+    calls finish for up to `grace` seconds, and stop, the health port last."""
     grace = drain_seconds() if grace is None else grace
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -115,6 +138,8 @@ async def run_until_stopped(
     if not finished:
         log.warning("drain grace over", extra={"in_flight": drain.in_flight})
     await server.stop(0.5)
+    if health_port is not None:
+        await health_port[0].stop(0)
     log.info("stopped")
 
 

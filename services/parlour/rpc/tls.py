@@ -11,8 +11,6 @@ Public (gateway only): PARLOUR_TLS_CERT and PARLOUR_TLS_KEY.
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,88 +133,24 @@ def _env(ca: str, issued: Issued) -> dict[str, str]:
 def make_throwaway_pki(directory: str | Path, days: int = 2) -> ThrowawayPki:
     """A new CA with a rules (server) certificate, a gateway (client) certificate and a
     public-port certificate for localhost, valid for `days`; keys never leave `directory`."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+    from parlour.rpc.pki import SERVER, Authority, internal_certificates, write_private
 
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
-    now = datetime.datetime.now(datetime.UTC)
-    span = (now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=days))
+    authority = Authority.create("parlour throwaway CA", days)
+    certs = internal_certificates(authority, days, local=True)
+    public = authority.issue("localhost", SERVER, ["localhost"], days, ("127.0.0.1",))
 
-    def name(common: str) -> x509.Name:
-        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
-
-    def write(stem: str, cert: x509.Certificate, key: ec.EllipticCurvePrivateKey) -> Issued:
+    def write(stem: str, pem) -> Issued:
         cert_path, key_path = root / f"{stem}.crt", root / f"{stem}.key"
-        cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-        key_path.touch(mode=0o600)
-        key_path.write_bytes(
-            key.private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
-            )
-        )
+        cert_path.write_bytes(pem.cert)
+        write_private(key_path, pem.key)
         return Issued(str(cert_path), str(key_path))
 
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_cert = (
-        x509.CertificateBuilder()
-        .subject_name(name("parlour throwaway CA"))
-        .issuer_name(name("parlour throwaway CA"))
-        .public_key(ca_key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(span[0])
-        .not_valid_after(span[1])
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .sign(ca_key, hashes.SHA256())
-    )
-    ca_path = write("ca", ca_cert, ca_key).cert
-
-    def issue(stem: str, common: str, usage, dns: list[str]) -> Issued:
-        key = ec.generate_private_key(ec.SECP256R1())
-        sans = [x509.DNSName(d) for d in dns] + [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-        cert = (
-            x509.CertificateBuilder()
-            .subject_name(name(common))
-            .issuer_name(ca_cert.subject)
-            .public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(span[0])
-            .not_valid_after(span[1])
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
-            .add_extension(x509.SubjectAlternativeName(sans), critical=False)
-            .sign(ca_key, hashes.SHA256())
-        )
-        return write(stem, cert, key)
-
+    (root / "ca.crt").write_bytes(certs.ca)
     return ThrowawayPki(
-        ca=ca_path,
-        rules=issue(
-            "rules",
-            RULES_SERVER_NAME,
-            ExtendedKeyUsageOID.SERVER_AUTH,
-            [RULES_SERVER_NAME, "localhost"],
-        ),
-        gateway=issue(
-            "gateway", "parlour-gateway", ExtendedKeyUsageOID.CLIENT_AUTH, ["parlour-gateway"]
-        ),
-        public=issue("public", "localhost", ExtendedKeyUsageOID.SERVER_AUTH, ["localhost"]),
+        ca=str(root / "ca.crt"),
+        rules=write("rules", certs.rules),
+        gateway=write("gateway", certs.gateway),
+        public=write("public", public),
     )

@@ -78,6 +78,9 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         game, store, settings.address, settings.state_cache, tls, drain,
         settings.timer_poll_seconds,
     )
+    health_port = await serving.start_health_port(
+        health, settings.health_port, settings.health_addr
+    )
     metrics.expose(settings.metrics_port, settings.metrics_addr)
     state = (await health.Check(health_pb2.HealthCheckRequest(service=SERVICE), None)).status
     log.info(
@@ -86,10 +89,13 @@ async def serve(game: Game, settings: RulesSettings) -> None:
             "game": game.name,
             "port": port,
             "mutual_tls": tls is not None,
+            "health_port": health_port[1] if health_port else None,
             "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
         },
     )
-    await serving.run_until_stopped(server, health, drain, settings.drain_seconds)
+    await serving.run_until_stopped(
+        server, health, drain, settings.drain_seconds, health_port
+    )
     watcher.cancel()
     await store.close()
 
