@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import k8s  # noqa: E402
 
+from parlour.rpc import pki  # noqa: E402
+
 OVERLAYS = ["dev", "prod"]
 DRAIN_SECONDS = 5  # parlour.rpc.serving.run_until_stopped's grace
 
@@ -86,8 +88,8 @@ def test_render_equals_kustomize(overlay):
 
 def test_servers_are_locked_down_probed_and_drained(rendered):
     """Item 2: non-root, read-only root filesystem, no privilege escalation, resources,
-    gRPC startup/readiness/liveness probes, preStop + grace covering the drain, scrape
-    annotations on the metrics port, a pinned image."""
+    gRPC startup/readiness/liveness probes (on the health port), preStop + grace covering
+    the drain, scrape annotations on the metrics port, a pinned image."""
     _, objects = rendered
     workloads = [
         *by_kind(objects, "Deployment").values(),
@@ -107,8 +109,9 @@ def test_servers_are_locked_down_probed_and_drained(rendered):
     for deployment in by_kind(objects, "Deployment").values():
         pod = deployment["spec"]["template"]["spec"]
         container = pod["containers"][0]
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-            assert container[probe]["grpc"]["port"] == 50051
+            assert container[probe]["grpc"]["port"] == ports["health"]
         pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][1])
         assert pod["terminationGracePeriodSeconds"] >= pre_stop + DRAIN_SECONDS
         annotations = deployment["spec"]["template"]["metadata"]["annotations"]
@@ -186,3 +189,88 @@ def test_settings_come_from_a_configmap(rendered):
     for deployment in by_kind(objects, "Deployment").values():
         refs = deployment["spec"]["template"]["spec"]["containers"][0]["envFrom"]
         assert {"configMapRef": {"name": settings}} in refs
+
+
+def servers(objects):
+    """(role, pod spec, container) of every gateway and rules Deployment."""
+    for deployment in by_kind(objects, "Deployment").values():
+        role = deployment["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"]
+        pod = deployment["spec"]["template"]["spec"]
+        if role in ("gateway", "rules"):
+            yield role, pod, pod["containers"][0]
+
+
+TLS_FILES = {
+    "PARLOUR_INTERNAL_TLS_CA": "ca.crt",
+    "PARLOUR_INTERNAL_TLS_CERT": "tls.crt",
+    "PARLOUR_INTERNAL_TLS_KEY": "tls.key",
+}
+
+
+def test_internal_mutual_tls_files_come_from_the_certs_secrets(rendered):
+    """Mutual TLS between gateways and rules (deploy/README "Internal mutual TLS"): every
+    gateway and rules container points PARLOUR_INTERNAL_TLS_CA/CERT/KEY at the ca.crt,
+    tls.crt and tls.key of a read-only mount of its role's kubernetes.io/tls Secret, the
+    names `parlour certs` prints (and a cert-manager Certificate can write)."""
+    _, objects = rendered
+    printed = {
+        s["metadata"]["labels"]["app.kubernetes.io/component"]: s
+        for s in pki.tls_secrets(
+            pki.internal_certificates(pki.Authority.create("test CA", 1), 1), "parlour"
+        )
+    }
+    roles = []
+    for role, pod, container in servers(objects):
+        roles.append(role)
+        env = {e["name"]: e for e in container["env"]}
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        for variable, key in TLS_FILES.items():
+            path = Path(env[variable]["value"])
+            mount = next(m for m in container["volumeMounts"] if m["mountPath"] == str(path.parent))
+            assert mount["readOnly"] is True
+            secret = volumes[mount["name"]]["secret"]
+            assert secret["secretName"] == printed[role]["metadata"]["name"]
+            assert path.name == key and key in printed[role]["data"]
+            assert secret["defaultMode"] & 0o077 == 0o040  # the group (fsGroup) reads, no other
+        assert pod["securityContext"]["fsGroup"] == pod["securityContext"]["runAsGroup"]
+        assert printed[role]["type"] == "kubernetes.io/tls"
+    assert set(roles) == {"gateway", "rules"}
+    assert roles.count("rules") == len(playable_games())
+
+
+def test_printed_secrets_validate_against_the_kubernetes_schemas():
+    """`parlour certs` output is valid Secrets (strict, offline), one per role."""
+    authority = pki.Authority.create("test CA", 1)
+    secrets = pki.tls_secrets(pki.internal_certificates(authority, 1), "parlour-dev")
+    assert k8s.validate(secrets) == []
+    assert [s["metadata"]["name"] for s in secrets] == [pki.RULES_SECRET, pki.GATEWAY_SECRET]
+    assert secrets == list(yaml.safe_load_all(pki.to_yaml(secrets)))
+
+
+def test_probes_use_the_plaintext_health_port_not_the_grpc_port(rendered):
+    """The kubelet's gRPC probes are plaintext, so they ask the health-only port
+    (PARLOUR_HEALTH_PORT, bound on every address), never the mutual-TLS gRPC port."""
+    _, objects = rendered
+    settings = next(
+        o["data"] for n, o in by_kind(objects, "ConfigMap").items()
+        if n.startswith("parlour-settings-")
+    )  # fmt: skip
+    assert settings["PARLOUR_HEALTH_ADDR"] == "0.0.0.0"
+    for _, _, container in servers(objects):
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        assert ports["health"] == int(settings["PARLOUR_HEALTH_PORT"])
+        assert ports["health"] != ports["grpc"]
+        assert ports["grpc"] == int(settings["PARLOUR_ADDRESS"].rpartition(":")[2])
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert container[probe]["grpc"]["port"] == ports["health"]
+
+
+def test_network_policy_admits_probes_to_the_health_port_only(rendered):
+    """Anyone (the kubelet) may reach the health port; the rules gRPC port stays gateway-only."""
+    _, objects = rendered
+    policies = by_kind(objects, "NetworkPolicy")
+    rules = policies["rules-from-gateways"]["spec"]["ingress"]
+    open_to_all = [p["port"] for r in rules if "from" not in r for p in r["ports"]]
+    assert "health" in open_to_all and "grpc" not in open_to_all
+    gateway = policies["gateway-public"]["spec"]["ingress"]
+    assert "health" in [p["port"] for r in gateway for p in r["ports"]]
