@@ -270,3 +270,50 @@ def test_bad_health_settings_stop_the_server_with_a_message(
     assert done.returncode != 0
     assert "PARLOUR_HEALTH" in done.stderr and says in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_rotation_with_a_kept_ca_keeps_old_and_new_pods_trusting_each_other(
+    store, tmp_path
+):
+    """`parlour certs --ca DIR` re-run (rotation) signs new certificates with the same CA,
+    so while the Deployments roll, an old gateway is accepted by a new rules replica and a
+    new gateway by an old one; a run without --ca makes a CA the old pods do not trust."""
+    from parlour.engine.registry import get_game
+    from parlour.rules import server as rules_server
+
+    runs = {}
+    kept = ["--ca", str(tmp_path / "ca")]
+    for run, ca in (("old", kept), ("new", kept), ("other", [])):
+        done = parlour("certs", "--out", str(tmp_path / run), "--days", "2", *ca)
+        assert done.returncode == 0, done.stderr
+        assert "PRIVATE KEY" not in done.stdout + done.stderr
+        runs[run] = {role: tls_env(tmp_path / run / role) for role in ("rules", "gateway")}
+    assert (tmp_path / "ca" / "ca.key").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "old" / "rules" / "tls.key").stat().st_mode & 0o077 == 0
+    certs = [(tmp_path / run / "rules" / "tls.crt").read_bytes() for run in ("old", "new")]
+    assert certs[0] != certs[1]
+
+    async def describes(rules: str, gateway: str) -> bool:
+        tls = InternalTls.from_env(runs[rules]["rules"])
+        server, port, _, watcher = await rules_server.start(get_game(GAME), store, tls=tls)
+        caller = InternalTls.from_env(runs[gateway]["gateway"])
+        try:
+            async with rules_channel_to(port, caller) as channel:
+                stub = rules_service_pb2_grpc.RulesServiceStub(channel)
+                await stub.DescribeGame(rules_pb2.DescribeGameRequest(), timeout=5)
+            return True
+        except grpc.aio.AioRpcError as error:
+            assert error.code() == grpc.StatusCode.UNAVAILABLE
+            return False
+        finally:
+            watcher.cancel()
+            await server.stop(None)
+
+    assert await describes("new", "old") and await describes("old", "new")
+    assert not await describes("other", "old") and not await describes("old", "other")
+
+
+def rules_channel_to(port: int, tls: InternalTls) -> grpc.aio.Channel:
+    from parlour.rpc.tls import rules_channel
+
+    return rules_channel(f"127.0.0.1:{port}", tls, [])

@@ -3,6 +3,7 @@ schemas offline, serve every registered game, and carry the operational settings
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -12,12 +13,13 @@ import pytest
 import yaml
 
 from parlour.engine.registry import playable_games
+from parlour.rpc import pki
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import k8s  # noqa: E402
-
-from parlour.rpc import pki  # noqa: E402
+# tools/k8s.py loaded by path: tools/ on sys.path would let tools/buf.py hide the buf package
+_spec = importlib.util.spec_from_file_location("k8s", ROOT / "tools" / "k8s.py")
+k8s = sys.modules["k8s"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(k8s)
 
 OVERLAYS = ["dev", "prod"]
 DRAIN_SECONDS = 5  # parlour.rpc.serving.run_until_stopped's grace
