@@ -34,7 +34,7 @@ def field_violations(error: grpc.aio.AioRpcError) -> dict[str, str]:
 
 async def seated(client, seats: int = 2, seed: int = 5):
     """A tinycards match with every seat taken."""
-    match = await client.create_match("tinycards", seats, seed=seed)
+    match = await client.create_match("tinycards", seats, seed=seed, spectators=True)
     return match, [await client.join(match.name, f"p{i}") for i in range(seats)]
 
 

@@ -221,7 +221,7 @@ async def test_item10_resume_points_are_checked(stack):
     """Item 10: a resume point past the last sequence is OUT_OF_RANGE SEQUENCE_AHEAD and a
     negative one INVALID_ARGUMENT, both with the last sequence; the last one itself works."""
     client, _, _ = stack
-    empty = await client.create_match("tinycards", 2)
+    empty = await client.create_match("tinycards", 2, spectators=True)
     match, players = await seated(client)
     progress = (await take_turn(players)).result.progress
     last = progress.last_sequence

@@ -48,7 +48,7 @@ async def test_item13_open_streams_are_limited_per_connection(redis_url):
         _,
     ):
         async with GatewayClient(address) as client:
-            match = await client.create_match("tinycards", 2)
+            match = await client.create_match("tinycards", 2, spectators=True)
         request = gw.StreamEventsRequest(match=match.name)
         async with (
             grpc.aio.insecure_channel(address, options=OWN_CONNECTION) as first,

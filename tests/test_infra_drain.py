@@ -60,7 +60,7 @@ async def test_item16_drain_finishes_in_flight_refuses_new_and_ends_streams_with
     with LocalStack(["tinycards"], env=env) as stack:
         redis = aioredis.from_url(stack.redis_url)
         async with GatewayClient(stack.address) as client:
-            match = await client.create_match("tinycards", 2, seed=5)
+            match = await client.create_match("tinycards", 2, seed=5, spectators=True)
             players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
             first = await players[0].submit((await players[0].actions()).actions[0])
             seen = first.result.progress.last_sequence

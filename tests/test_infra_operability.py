@@ -54,7 +54,7 @@ async def test_item8_each_process_counts_its_own_calls_with_grpc_labels_and_gaug
         async with GatewayClient(stack.address) as client:
             with pytest.raises(grpc.aio.AioRpcError):
                 await client.match("matches/none")
-            match = await client.create_match("tinycards", 2, seed=4)
+            match = await client.create_match("tinycards", 2, seed=4, spectators=True)
             stream = client.stub.StreamEvents(gw.StreamEventsRequest(match=match.name))
             await anext(aiter(stream))
             open_labels = {"grpc_service": GATEWAY, "grpc_method": "StreamEvents"}

@@ -91,7 +91,7 @@ async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, game):
 async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(gateway):
     """Issue 12 item 2: --watch mode shows the feed and the end, with no menu."""
     async with GatewayClient(gateway) as client:
-        match = await client.create_match("tinycards", 2, seed=3)
+        match = await client.create_match("tinycards", 2, seed=3, spectators=True)
         table = await Table.watch(client, match.name)
         bots = start_bots(gateway, match.name, 2, "greedy")
         app = PlayApp(table)

@@ -46,6 +46,9 @@ async def play_random_match(
     async def follow() -> None:
         nonlocal seen, last_seen
         async for item in client.spectate(match.name):
+            if item.HasField("finished"):
+                done.set()
+                return
             if item.HasField("event"):
                 seen += 1
                 if on_event:

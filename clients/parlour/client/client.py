@@ -59,9 +59,10 @@ class GatewayClient:
         *,
         options: Message | None = None,
         seed: int | None = None,
-        spectators: bool = True,
+        spectators: bool = False,
     ) -> gw.Match:
-        """Create a match (idempotent under retry)."""
+        """Create a match (idempotent under retry); spectators are refused unless allowed,
+        as in a raw CreateMatch."""
         request = gw.CreateMatchRequest(
             game=game, seats=seats, allow_spectators=spectators, request_id=uuid.uuid4().hex
         )

@@ -68,8 +68,8 @@ class Table:
     async def create(
         cls, client: GatewayClient, game: str, seats: int, name: str, options: Message | None = None
     ) -> Table:
-        """A new match with the person in seat 0."""
-        match = await client.create_match(game, seats, options=options)
+        """A new match with the person in seat 0, open to spectators (`parlour play --watch`)."""
+        match = await client.create_match(game, seats, options=options, spectators=True)
         return await cls.join(client, match.name, name, 0)
 
     @classmethod

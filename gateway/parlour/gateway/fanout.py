@@ -31,6 +31,13 @@ RESUME_TRAILER = "parlour-resume-after-sequence"
 
 
 @dataclass(frozen=True, slots=True)
+class Finished:
+    """The match is over and the subscriber has passed its last event: the stream ends."""
+
+    last_sequence: int
+
+
+@dataclass(frozen=True, slots=True)
 class Heartbeat:
     """Nothing new; the subscriber has seen everything up to `last_sequence`."""
 
@@ -50,6 +57,7 @@ class Subscription:
         self.failure: ServiceError | None = None
         #: The last sequence handed out (where a stream ended now would resume).
         self.delivered = after
+        self.finished = False
         #: Awaited before a batch holding an event private to the seat is handed out;
         #: raises if the viewer may no longer see the seat's events.
         self.guard: Callable[[], Awaitable[None]] | None = None
@@ -78,11 +86,17 @@ class Subscription:
             self.overflowed = True
             metrics.SUBSCRIBERS_LAGGING.inc()
 
-    async def events(self, heartbeat: float) -> AsyncIterator[list[StoredEvent] | Heartbeat]:
+    async def events(
+        self, heartbeat: float
+    ) -> AsyncIterator[list[StoredEvent] | Heartbeat | Finished]:
         """Visible events in order from the cursor, in batches of those ready together,
-        and heartbeats while idle."""
+        heartbeats while idle, and Finished (then nothing) once the match's last event
+        has been passed."""
         async for batch in self._catch_up(None):
             yield await self._checked(batch)
+        if self.finished or await self._passed_the_end():
+            yield Finished(self.cursor)
+            return
         while True:
             if self.failure is not None:
                 raise self.failure
@@ -90,6 +104,9 @@ class Subscription:
                 self.overflowed = False
                 async for batch in self._catch_up(None):
                     yield await self._checked(batch)
+                if self.finished:
+                    yield Finished(self.cursor)
+                    return
                 continue
             try:
                 event = self.queue.get_nowait()
@@ -99,6 +116,9 @@ class Subscription:
                         event = await self.queue.get()
                 except TimeoutError:
                     self.delivered = self.cursor
+                    if await self._passed_the_end():
+                        yield Finished(self.cursor)
+                        return
                     yield Heartbeat(self.cursor)
                     continue
             ready: list[StoredEvent] = []
@@ -110,6 +130,7 @@ class Subscription:
                         ready += missed
                 if event.sequence > self.cursor:
                     self.cursor = event.sequence
+                    self.finished |= event.final
                     if event.visible_to(self.seat):
                         ready.append(event)
                 if self.queue.empty():
@@ -117,6 +138,16 @@ class Subscription:
                 event = self.queue.get_nowait()
             if ready:
                 yield await self._checked(ready)
+            if self.finished:
+                yield Finished(self.cursor)
+                return
+
+    async def _passed_the_end(self) -> bool:
+        """Whether the match is finished and the cursor is at its last event (a finishing
+        action may append no event, so the stream marker alone is not enough)."""
+        last = await self.hub.store.finished_at(self.match)
+        self.finished = last is not None and self.cursor >= last
+        return self.finished
 
     async def _catch_up(self, before: int | None) -> AsyncIterator[list[StoredEvent]]:
         """Read history after the cursor (up to `before`, exclusive, or to the end), in batches."""
@@ -134,6 +165,7 @@ class Subscription:
                 if before is not None and event.sequence >= before:
                     break
                 self.cursor = event.sequence
+                self.finished |= event.final
                 if event.visible_to(self.seat):
                     visible.append(event)
             if visible:

@@ -1,6 +1,8 @@
 """One Play session: actions in; acknowledgements and the viewer's events out.
 
-Messages ready at the same moment leave as one PlayBatch. While the seat has
+Messages ready at the same moment leave as one PlayBatch. Once the match is
+over, every ack is sent and the viewer has passed the last event, a final
+MatchFinished message goes out and the stream ends with OK. While the seat has
 actions in flight, events caused by it (and any after them, to keep order)
 are held until the action's acknowledgement, so the acting seat usually gets
 its ack and the events of its action in a single message.
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from parlour.gateway.fanout import Heartbeat, Subscription
+from parlour.gateway.fanout import Finished, Heartbeat, Subscription
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import metrics
 from parlour.rpc.batching import Batches
@@ -45,6 +47,7 @@ class PlaySession:
         act: Act,
         match_event: Callable[[StoredEvent], gw.MatchEvent],
         heartbeat: float,
+        finished: Callable[[], Awaitable[gw.MatchFinished]],
         limit: int = 1024,
     ) -> None:
         self.seat = seat
@@ -59,6 +62,9 @@ class PlaySession:
         self.in_flight = 0
         self.held: list[tuple[int, gw.PlayResponse]] = []
         self.acting: set[asyncio.Task] = set()
+        self.finished = finished
+        self.final: gw.MatchFinished | None = None
+        self.ended = False
 
     async def run(
         self, opened: gw.SessionOpened, requests: AsyncIterator, sub: Subscription
@@ -138,6 +144,16 @@ class PlaySession:
         self.in_flight -= 1
         self.release(upto)
         self.out.put_nowait(gw.PlayResponse(ack=ack))
+        self.end_if_finished()
+
+    def end_if_finished(self) -> None:
+        """Send MatchFinished and end, once the match is over and no ack is owed."""
+        if self.final is None or self.in_flight or self.ended:
+            return
+        self.ended = True
+        self.release(None)
+        self.send(gw.PlayResponse(finished=self.final))
+        self.out.put_nowait(None)
 
     def release(self, upto: int | None) -> None:
         """Send the held events up to sequence `upto`, or all once nothing is in flight."""
@@ -155,6 +171,10 @@ class PlaySession:
 
     async def pump_events(self, sub: Subscription) -> None:
         async for item in sub.events(self.heartbeat):
+            if isinstance(item, Finished):
+                self.final = await self.finished()
+                self.end_if_finished()
+                return
             if isinstance(item, Heartbeat):
                 if not self.held and not self.queued:
                     beat = gw.Heartbeat(last_sequence=item.last_sequence)

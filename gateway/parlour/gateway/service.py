@@ -11,7 +11,7 @@ import grpc
 
 from parlour.engine import audit
 from parlour.gateway import public, tokens
-from parlour.gateway.fanout import EventHub, Heartbeat, Subscription
+from parlour.gateway.fanout import EventHub, Finished, Heartbeat, Subscription
 from parlour.gateway.play import PlaySession
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations, revoked
@@ -425,6 +425,11 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         return gw.GetMatchLogResponse(log=public.match_log(f"matches/{viewer.match}", response.log))
 
     # -- streams ----------------------------------------------------------
+    async def finished(self, match: str) -> gw.MatchFinished:
+        """The last message of a finished match's streams."""
+        _, progress = await self.meta_and_progress(match)
+        return gw.MatchFinished(progress=public.progress(progress))
+
     @guarded
     async def StreamEvents(self, request, context):
         with self.quotas.stream(context.peer()):
@@ -439,6 +444,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer)
                 async for item in sub.events(self.heartbeat):
+                    if isinstance(item, Finished):
+                        yield gw.StreamEventsResponse(finished=await self.finished(viewer.match))
+                        return
                     yield self.stream_message(item)
 
     @guarded
@@ -467,6 +475,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             lambda action: self.act(viewer, action, recheck=True),
             self.match_event,
             self.heartbeat,
+            lambda: self.finished(viewer.match),
             self.play_queue,
         )
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:

@@ -9,6 +9,8 @@
 -- Request records are kept for every action of the match (no count window): the key is
 -- a 12-byte digest of the request id and the record a 16-byte fingerprint plus the
 -- ActResult, so a match costs about 100 bytes of Redis per action.
+-- When the status becomes 'finished', the commit's last event is marked 'f' = 1 (the match's
+-- last event), so event readers know a viewer who has passed it has everything.
 -- Returns {1, new version, last sequence} | {0, earlier record} | {-1, current version} | {-2}
 --   (no match) | {-3} (the match is over: nothing commits after its end)
 local record_key = ARGV[4]
@@ -25,15 +27,20 @@ local seq = tonumber(current[2])
 local new_version = version + 1
 local maxlen = tonumber(ARGV[6])
 local rid = ARGV[3]
-for i = 0, tonumber(ARGV[8]) - 1 do
+local count = tonumber(ARGV[8])
+for i = 0, count - 1 do
   seq = seq + 1
   local base = 9 + i * 3
+  local fields = {'e', ARGV[base], 'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version,
+    'r', rid}
+  if ARGV[7] == 'finished' and i == count - 1 then
+    fields[#fields + 1] = 'f'
+    fields[#fields + 1] = 1
+  end
   if maxlen > 0 then
-    redis.call('XADD', KEYS[2], 'MAXLEN', maxlen, seq .. '-0', 'e', ARGV[base],
-      'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version, 'r', rid)
+    redis.call('XADD', KEYS[2], 'MAXLEN', maxlen, seq .. '-0', unpack(fields))
   else
-    redis.call('XADD', KEYS[2], seq .. '-0', 'e', ARGV[base],
-      'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version, 'r', rid)
+    redis.call('XADD', KEYS[2], seq .. '-0', unpack(fields))
   end
 end
 redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[#ARGV])

@@ -52,6 +52,8 @@ class StoredEvent:
     actor: int
     version: int
     request_id: str
+    #: The match's last event (written by the action that finished it).
+    final: bool = False
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a seat (None: spectator) may see the event."""
@@ -408,6 +410,14 @@ class MatchStore:
             entries = reply[0][1] if reply else []
         return [parse_entry(entry_id, fields) for entry_id, fields in entries]
 
+    async def finished_at(self, match: str) -> int | None:
+        """The last event sequence of a finished match; None while it is not finished."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(keys.meta(match), "status")
+        pipe.hget(keys.state(match), "q")
+        status, last = await pipe.execute()
+        return int(last) if status == b"finished" and last is not None else None
+
     async def stream_bounds(self, match: str) -> tuple[int | None, int]:
         """(oldest kept sequence or None, newest sequence or 0) in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
@@ -430,4 +440,5 @@ def parse_entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
         actor=int(fields[b"a"]),
         version=int(fields[b"n"]),
         request_id=fields[b"r"].decode(),
+        final=b"f" in fields,
     )
