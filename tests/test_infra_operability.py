@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -134,7 +135,8 @@ def test_item8_cli_version():
 def test_item8_up_serves_on_the_given_address_and_prints_every_metrics_port():
     port = free_port()
     up = subprocess.Popen(
-        [sys.executable, "-m", "parlour.cli", "up", "tinycards", "--address", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "parlour.cli", "up", "tinycards", "--address", f"127.0.0.1:{port}",
+         "--web-port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -152,9 +154,14 @@ def test_item8_up_serves_on_the_given_address_and_prints_every_metrics_port():
             with urllib.request.urlopen(url, timeout=5) as reply:
                 assert b"grpc_server_started_total" in reply.read()
     finally:
-        up.send_signal(signal.SIGTERM)
+        up.send_signal(signal.SIGTERM)  # at once: the stack must stop, not be orphaned
         up.wait(30)
         up.stdout.close()
+    web = next(line.split()[-1] for line in lines if line.startswith("Play in a browser"))
+    web_port = int(web.rstrip("/").rsplit(":", 1)[1])
+    for stopped in (port, web_port):
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", stopped), timeout=5).close()
 
 
 async def test_item8_request_log_lines_carry_match_seat_request_id_and_game(redis_url, caplog):

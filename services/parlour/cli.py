@@ -100,25 +100,28 @@ def cmd_up(args: argparse.Namespace) -> None:
     stack = LocalStack(
         games, replicas=args.replicas, quiet=False, gateway_address=args.address or ""
     )
-    with started(stack), web_process(stack.address, args.web_port) as web:
-        print(f"parlour is up: gateway on {stack.address}, Redis at {redacted(stack.redis_url)}")
-        if stack.pki:
-            print(f"  internal mutual TLS with throwaway certificates in {stack.certs_dir}")
-        for game, procs in stack.rules.items():
-            print(f"  {game}: {', '.join(p.address for p in procs)}")
-        print("metrics (Prometheus /metrics), one port per process:")
-        for proc in stack.processes():
-            print(f"  {proc.name} {proc.address}: http://127.0.0.1:{proc.metrics_port}/metrics")
-        print(f"Play in a browser: {web}")
-        print(f"Play in a terminal: parlour play GAME --bots N --gateway {stack.address}")
-        print("Ctrl-C to stop.", flush=True)
-        signal.signal(signal.SIGTERM, _interrupt)
-        try:
+    # SIGTERM stops the stack cleanly from the first child on (default SIGTERM would leave
+    # the children, each in its own session, running)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with started(stack), web_process(stack.address, args.web_port) as web:
+            redis = redacted(stack.redis_url)
+            print(f"parlour is up: gateway on {stack.address}, Redis at {redis}")
+            if stack.pki:
+                print(f"  internal mutual TLS with throwaway certificates in {stack.certs_dir}")
+            for game, procs in stack.rules.items():
+                print(f"  {game}: {', '.join(p.address for p in procs)}")
+            print("metrics (Prometheus /metrics), one port per process:")
+            for proc in stack.processes():
+                print(f"  {proc.name} {proc.address}: http://127.0.0.1:{proc.metrics_port}/metrics")
+            print(f"Play in a browser: {web}")
+            print(f"Play in a terminal: parlour play GAME --bots N --gateway {stack.address}")
+            print("Ctrl-C to stop.", flush=True)
             while all(p.popen.poll() is None for p in stack.processes()):
                 time.sleep(0.5)
             print("a server exited; stopping", file=sys.stderr)
-        except KeyboardInterrupt:
-            print("stopping")
+    except KeyboardInterrupt:
+        print("stopping")
 
 
 @contextlib.contextmanager
