@@ -29,13 +29,17 @@ Act = Callable[[gw.SubmitActionRequest], Awaitable[gw.SubmitActionResponse]]
 
 
 def refusal(request_id: str, error: ServiceError) -> gw.ActionAck:
-    """An ack that carries a refusal."""
-    return gw.ActionAck(
+    """An ack that carries a refusal, with the details a unary error would carry."""
+    ack = gw.ActionAck(
         request_id=request_id,
         code=error.code.value[0],
         message=error.message,
         reason=error.reason,
+        metadata=error.metadata,
     )
+    if error.field is not None:
+        ack.field_violations.add(field=error.field, description=error.message, reason=error.reason)
+    return ack
 
 
 class PlaySession:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -95,6 +95,10 @@ class Game(abc.ABC):
     max_action_bytes: ClassVar[int] = 1024
     #: True only for games that exist to test the platform.
     for_tests: ClassVar[bool] = False
+    #: Every reason its IllegalActions can carry, with a one-line description for clients.
+    reasons: ClassVar[Mapping[str, str]]
+    #: Every Decision.kind it can owe, with a one-line description for clients.
+    decision_kinds: ClassVar[Mapping[str, str]]
 
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> Message:

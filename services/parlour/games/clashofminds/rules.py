@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import describe, rounds, secrecy, summary, targets, turns
+from parlour.games.clashofminds import describe, reference, rounds, secrecy, summary, targets, turns
 from parlour.games.clashofminds.catalogue import (
     CATALOGUE,
     DEDUCTION_TOKENS,
@@ -95,6 +95,8 @@ class ClashOfMinds(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
     max_actions = 3000
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:

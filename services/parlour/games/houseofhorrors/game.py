@@ -8,7 +8,7 @@ from google.protobuf.message import Message
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.houseofhorrors import butler, spoils, text, turns, views
+from parlour.games.houseofhorrors import butler, reference, spoils, text, turns, views
 from parlour.games.houseofhorrors.catalogue import ALL_IDS, catalogue_message
 from parlour.games.houseofhorrors.decks import reveal_rooms, set_up
 from parlour.games.houseofhorrors.rounds import scores, winners
@@ -54,6 +54,8 @@ class HouseOfHorrors(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
     max_actions = 5000
 
     def default_options(self, seats: int) -> pb.Options:

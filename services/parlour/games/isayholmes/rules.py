@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.isayholmes import describe, visibility
+from parlour.games.isayholmes import describe, reference, visibility
 from parlour.games.isayholmes.catalogue import DECK, KINDS, VILLAINS
 from parlour.games.isayholmes.catalogue_proto import catalogue_message
 from parlour.games.isayholmes.defence import choose_pass, decline, defend, owing_a_pass
@@ -67,6 +67,8 @@ class ISayHolmes(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
     max_actions = 10_000
 
     # -- setup -------------------------------------------------------------

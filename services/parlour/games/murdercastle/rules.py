@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import automa, flow, second_story, views
+from parlour.games.murdercastle import automa, flow, reference, second_story, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
@@ -37,6 +37,8 @@ class MurderCastle(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
     max_actions = 100_000
 
     def default_options(self, seats: int) -> pb.Options:

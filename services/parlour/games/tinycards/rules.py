@@ -17,6 +17,7 @@ from parlour.engine.game import (
 )
 from parlour.engine.rng import Rng, state_rng
 from parlour.engine.zones import remove_one, take_top
+from parlour.games.tinycards import reference
 from parlour.games.tinycards.v1 import tinycards_pb2 as pb
 
 DECK = tuple(range(1, 13))
@@ -34,6 +35,8 @@ class TinyCards(Game):
     action_type = pb.Action
     event_type = pb.Event
     view_type = pb.View
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
     max_actions = 64
     for_tests = True
 
