@@ -11,6 +11,7 @@ REASONS = {
     "DRAW_FORBIDDEN_HERE": "The Diogenes Club forbids the optional draw.",
     "EMPTY_ACTION": "The action names no move.",
     "INFLUENCE_LIMIT_REACHED": "The Investigation Site's Influence Card Limit is reached.",
+    "KEEP_A_CARD_TO_PLAY": "Your last card must go into play first.",
     "MANDATORY_ACTION_FIRST": "Use the Mandatory Action before ending the turn.",
     "MUST_PLAY_A_CARD": "You hold a card you can put into play, so you may not pass.",
     "NEEDS_PRIME_MINISTER": "Only Holmes may do this, and only after The Prime Minister.",

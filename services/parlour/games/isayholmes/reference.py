@@ -10,6 +10,7 @@ REASONS = {
     "HAS_SUITABLE_CARD": "You hold a Suitable Card, so you may not draw or pass.",
     "MUST_DRAW": "Without a Suitable Card you must draw.",
     "MUST_ESCAPE": "A hand of only Villains must escape.",
+    "MUST_NAME_OPPONENT": "This card must name an opponent; it cannot be declined.",
     "NOT_A_VILLAIN": "The card named is not a Villain.",
     "NOT_HIGHEST_CARD": "Disguise makes you show your highest-valued card.",
     "NOT_ONLY_VILLAINS": "Only a hand of nothing but Villains may escape.",
