@@ -14,6 +14,7 @@ REASONS = {
     "DOORWAY_NOT_EXPLORABLE": "That doorway cannot be explored.",
     "EMPTY_ACTION": "The action names no move.",
     "NOT_HIDING_NOW": "There is nowhere to hide now.",
+    "POTION_NOT_ON_SHELF": "That potion is not on the Laboratory shelf.",
     "ROOM_NOT_OFFERED": "That room is not one of the choices offered.",
     "ROOM_NOT_REACHABLE": "That room cannot be reached from here.",
     "ROTATION_DOES_NOT_CONNECT": "In that rotation the new room does not connect.",
@@ -48,4 +49,7 @@ DECISION_KINDS = {
     "effect": "An Event Card's effect in progress (automatic between its choices).",
     "fall": "Fall through a Trapdoor unless you defend (automatic).",
     "give_card": "Hoyt: choose which of your Event Cards to give.",
+    "black_closet": "Ending the round in the Black Closet: draw an extra Event Card or not.",
+    "pick_potion": "Collected in the Laboratory: turn over a potion per cube (The 2nd Story).",
+    "automa": "Holmes resolves an Automa card (Automa; automatic between your choices).",
 }
