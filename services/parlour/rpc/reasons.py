@@ -23,6 +23,21 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "BAD_SEAT_COUNT": ("INVALID_ARGUMENT", "The game does not take that many seats."),
     "BAD_OPTIONS": ("INVALID_ARGUMENT", "The game cannot be set up with these options."),
     "OPEN_FIRST": ("INVALID_ARGUMENT", "The first message of a Play stream must be `open`."),
+    "INVALID_FIELD": ("INVALID_ARGUMENT", "A field breaks its declared bounds (see BadRequest)."),
+    "MALFORMED_REQUEST": ("INVALID_ARGUMENT", "The request bytes do not parse."),
+    "TYPE_URL_TOO_LONG": ("INVALID_ARGUMENT", "An Any's type URL is over its length bound."),
+    "ACTION_TOO_LARGE": ("INVALID_ARGUMENT", "The action is over the game's size bound."),
+    "OPTIONS_TOO_LARGE": ("INVALID_ARGUMENT", "The match options are over their size bound."),
+    "WRONG_MATCH": ("INVALID_ARGUMENT", "A Play action names another match than the session's."),
+    "BAD_RESUME_POINT": ("INVALID_ARGUMENT", "after_sequence is negative."),
+    "SEQUENCE_AHEAD": (
+        "OUT_OF_RANGE",
+        "after_sequence is past the last sequence (metadata: last_sequence).",
+    ),
+    "RESERVED_REQUEST_ID": (
+        "INVALID_ARGUMENT",
+        "Request ids starting `parlour:` are the platform's (turn timers).",
+    ),
     "REQUEST_ID_REUSED": (
         "INVALID_ARGUMENT",
         "The request id was already used for a different request.",
@@ -40,12 +55,47 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "MATCH_FULL": ("FAILED_PRECONDITION", "Every seat of the match is taken."),
     "MISSING_SEAT_TOKEN": ("UNAUTHENTICATED", "The call needs a seat token (or a seat to act)."),
     "INVALID_SEAT_TOKEN": ("UNAUTHENTICATED", "The seat token is not valid for this match."),
+    "ALREADY_JOINED": (
+        "ALREADY_EXISTS",
+        "This request id already took a seat (metadata: seat); its token "
+        "was only in that first answer.",
+    ),
+    "SEAT_TOKEN_REVOKED": ("UNAUTHENTICATED", "The seat token was revoked: the seat was left."),
     "SPECTATORS_NOT_ALLOWED": ("PERMISSION_DENIED", "The match does not allow spectators."),
     "HISTORY_TRIMMED": (
         "OUT_OF_RANGE",
         "Events after the resume point are no longer kept (metadata: oldest).",
     ),
+    "BAD_SAMPLE_COUNT": ("INVALID_ARGUMENT", "SampleHidden asks for too few or too many states."),
+    # undo (LifecycleOptions.allow_undo)
+    "UNDO_NOT_ALLOWED": ("FAILED_PRECONDITION", "The match was created without undo."),
+    "NOTHING_TO_UNDO": ("FAILED_PRECONDITION", "The seat has no action of its own to take back."),
+    "OTHER_SEAT_ACTED": ("FAILED_PRECONDITION", "Another seat acted after the seat's last action."),
+    "UNDO_AFTER_RANDOMNESS": ("FAILED_PRECONDITION", "The action drew something at random."),
+    "UNDO_AFTER_REVEAL": ("FAILED_PRECONDITION", "The action told another seat something hidden."),
+    # match logs (GetMatchLog)
+    "MATCH_NOT_FINISHED": ("FAILED_PRECONDITION", "A match log is given once the match is over."),
+    "REVEAL_NOT_ALLOWED": (
+        "FAILED_PRECONDITION",
+        "The match keeps its secrets after the end: no reveal-all log.",
+    ),
+    "NO_MATCH_LOG": ("FAILED_PRECONDITION", "The match was created without a log."),
+    "LOG_TRIMMED": ("FAILED_PRECONDITION", "The match's event stream was trimmed."),
+    "LOG_MISMATCH": ("DATA_LOSS", "The stored log does not replay to the stored events."),
+    # the web client's bot endpoint (HTTP 400 / 429)
+    "MALFORMED_JSON": ("INVALID_ARGUMENT", "The request body is not a JSON object."),
+    "BAD_MATCH": ("INVALID_ARGUMENT", "match must look like matches/<id>."),
+    "BAD_COUNT": ("INVALID_ARGUMENT", "The bot count is out of range."),
+    "BAD_STRATEGY": ("INVALID_ARGUMENT", "No bot strategy of that name."),
+    "TOO_MANY_BOTS": ("RESOURCE_EXHAUSTED", "Too many bots are running already."),
+    # quotas
+    "CREATE_QUOTA_EXCEEDED": ("RESOURCE_EXHAUSTED", "Too many matches created by this caller."),
+    "STREAM_QUOTA_EXCEEDED": ("RESOURCE_EXHAUSTED", "Too many open streams on this connection."),
     # the servers
+    "SERVER_DRAINING": (
+        "UNAVAILABLE",
+        "The server is shutting down; retry (a stream's trailers say where to resume).",
+    ),
     "BACKEND_UNAVAILABLE": ("UNAVAILABLE", "No replica of the game's rules service answered."),
     "STORAGE_UNAVAILABLE": ("UNAVAILABLE", "Redis did not answer; retry."),
     "INTERNAL": ("INTERNAL", "An unexpected error; the server logs it."),
