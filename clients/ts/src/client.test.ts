@@ -1,0 +1,28 @@
+// Unit tests of the client's typed helpers (issue 11 item 4); run by `npm test`.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { anyPack } from "@bufbuild/protobuf/wkt";
+import { messageType, unpack, unpackAs } from "./client.js";
+import { ViewSchema } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
+import { CatalogueSchema } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
+
+test("a game's View packed in an Any unpacks to the typed message", () => {
+  const packed = anyPack(ViewSchema, create(ViewSchema, { deckSize: 3, hand: [4, 9] }));
+  assert.equal(packed.typeUrl, "type.googleapis.com/parlour.games.tinycards.v1.View");
+  const view = unpack(packed);
+  assert.equal(view?.$typeName, "parlour.games.tinycards.v1.View");
+  assert.deepEqual(unpackAs(packed, ViewSchema)?.hand, [4, 9]);
+  assert.equal(unpackAs(packed, CatalogueSchema), undefined);
+});
+
+test("every game's type URLs resolve to generated message types", () => {
+  for (const game of ["clashofminds", "houseofhorrors", "isayholmes", "murdercastle", "tinycards"]) {
+    for (const message of ["Options", "Action", "Event", "View", "Catalogue"]) {
+      const url = `type.googleapis.com/parlour.games.${game}.v1.${message}`;
+      assert.equal(messageType(url)?.typeName, `parlour.games.${game}.v1.${message}`);
+    }
+  }
+  assert.equal(messageType("type.googleapis.com/no.such.Message"), undefined);
+  assert.equal(unpack(anyPack(CatalogueSchema, create(CatalogueSchema)))?.$typeName, CatalogueSchema.typeName);
+});

@@ -1,0 +1,156 @@
+/**
+ * A small typed client of parlour.gateway.v1.GatewayService over gRPC (Connect-ES),
+ * with the message types buf generates from protos/ with protobuf-es.
+ */
+import { createRegistry, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
+import { createClient, type Client } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb.js";
+import { file_parlour_games_houseofhorrors_v1_houseofhorrors } from "./gen/parlour/games/houseofhorrors/v1/houseofhorrors_pb.js";
+import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games/isayholmes/v1/isayholmes_pb.js";
+import { file_parlour_games_murdercastle_v1_murdercastle } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
+import { file_parlour_games_tinycards_v1_tinycards } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
+import type {
+  Game,
+  ListActionsResponse,
+  Match,
+  MatchEvent,
+  MatchFinished,
+  MatchProgress,
+  SubmitActionResponse,
+} from "./gen/parlour/gateway/v1/gateway_pb.js";
+import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb.js";
+
+export type * from "./gen/parlour/gateway/v1/gateway_pb.js";
+
+/** Every game message this client knows, to unpack the Any fields of the API. */
+export const registry = createRegistry(
+  file_parlour_games_clashofminds_v1_clashofminds,
+  file_parlour_games_houseofhorrors_v1_houseofhorrors,
+  file_parlour_games_isayholmes_v1_isayholmes,
+  file_parlour_games_murdercastle_v1_murdercastle,
+  file_parlour_games_tinycards_v1_tinycards,
+);
+
+/** A game message (View, Event, Action, Catalogue) from an Any, or undefined if unknown. */
+export function unpack(any: Any | undefined) {
+  return any ? anyUnpack(any, registry) : undefined;
+}
+
+/** A game message of a known type from an Any; undefined if the Any holds another type. */
+export function unpackAs<Desc extends DescMessage>(
+  any: Any | undefined,
+  schema: Desc,
+): MessageShape<Desc> | undefined {
+  return any ? anyUnpack(any, schema) : undefined;
+}
+
+/** The message descriptor of a type URL, e.g. GameInfo.viewTypeUrl. */
+export function messageType(typeUrl: string): DescMessage | undefined {
+  return registry.getMessage(typeUrl.slice(typeUrl.lastIndexOf("/") + 1));
+}
+
+/** One item of an event stream: an event, or the final message of a finished match. */
+export type FeedItem = { event: MatchEvent } | { finished: MatchFinished };
+
+async function* feed(
+  stream: AsyncIterable<{ kind: { case: string | undefined; value?: unknown } }>,
+): AsyncGenerator<FeedItem> {
+  for await (const message of stream) {
+    const { kind } = message;
+    if (kind.case === "event") yield { event: kind.value as MatchEvent };
+    else if (kind.case === "batch") {
+      for (const event of (kind.value as { events: MatchEvent[] }).events) yield { event };
+    } else if (kind.case === "finished") yield { finished: kind.value as MatchFinished };
+  }
+}
+
+/** A connection to a gateway. */
+export class ParlourClient {
+  readonly api: Client<typeof GatewayService>;
+
+  constructor(address: string, options: { tls?: boolean } = {}) {
+    const scheme = options.tls ? "https" : "http";
+    this.api = createClient(GatewayService, createGrpcTransport({ baseUrl: `${scheme}://${address}` }));
+  }
+
+  /** The games served. */
+  async games(): Promise<Game[]> {
+    return (await this.api.listGames({})).games;
+  }
+
+  /** Create a match; the request id makes retries safe. */
+  async createMatch(
+    game: string,
+    seats: number,
+    options: { seed?: bigint; spectators?: boolean; requestId?: string } = {},
+  ): Promise<Match> {
+    const response = await this.api.createMatch({
+      game,
+      seats,
+      seed: options.seed,
+      allowSpectators: options.spectators ?? false,
+      requestId: options.requestId ?? crypto.randomUUID(),
+    });
+    return response.match!;
+  }
+
+  /** Take a seat (the lowest free one unless `seat` is given). */
+  async join(match: string, name: string, seat?: number): Promise<SeatHandle> {
+    const response = await this.api.joinMatch({
+      match,
+      seat,
+      displayName: name,
+      requestId: crypto.randomUUID(),
+    });
+    return new SeatHandle(this, match, response.seat, response.seatToken);
+  }
+
+  /** The spectators' event feed, ending with MatchFinished once the match is over. */
+  spectate(match: string, after = 0n): AsyncGenerator<FeedItem> {
+    return feed(this.api.streamEvents({ match, afterSequence: after }));
+  }
+}
+
+/** A seated player: its token travels with every call. */
+export class SeatHandle {
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    readonly client: ParlourClient,
+    readonly match: string,
+    readonly seat: number,
+    token: string,
+  ) {
+    this.headers = { authorization: `Bearer ${token}` };
+  }
+
+  /** The seat's View (unpacked) and the match progress. */
+  async view(): Promise<{ view: MessageShape<DescMessage> | undefined; progress: MatchProgress }> {
+    const response = await this.client.api.getView({ match: this.match }, { headers: this.headers });
+    return { view: unpack(response.view), progress: response.progress! };
+  }
+
+  /** The seat's legal actions, each with the label the game's rules give it. */
+  async actions(): Promise<ListActionsResponse> {
+    return this.client.api.listActions({ match: this.match }, { headers: this.headers });
+  }
+
+  /** Submit one action (as listed, or packed by the caller). */
+  async submit(action: Any, expectedVersion?: bigint): Promise<SubmitActionResponse> {
+    return this.client.api.submitAction(
+      { match: this.match, action, requestId: crypto.randomUUID(), expectedVersion },
+      { headers: this.headers },
+    );
+  }
+
+  /** The seat's event feed, ending with MatchFinished once the match is over. */
+  events(after = 0n): AsyncGenerator<FeedItem> {
+    return feed(this.api().streamEvents({ match: this.match, afterSequence: after }, { headers: this.headers }));
+  }
+
+  private api() {
+    return this.client.api;
+  }
+}

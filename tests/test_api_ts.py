@@ -1,0 +1,42 @@
+"""Issue 11 item 4: the TypeScript client (clients/ts, built by `make ts`) plays a full
+match of every game through a real gateway with random legal actions and prints the feed."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from parlour.engine.registry import game_modules, get_game
+from parlour.launcher import LocalStack
+
+TS = Path(__file__).resolve().parent.parent / "clients" / "ts"
+
+
+def built() -> Path:
+    script = TS / "dist" / "play.js"
+    assert script.exists(), "the TypeScript client is not built: run `make ts`"
+    return script
+
+
+def test_typescript_unit_tests_pass():
+    """The client's typed helpers (clients/ts/src/client.test.ts) under node --test."""
+    built()
+    result = subprocess.run(["npm", "test"], cwd=TS, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "# fail 0" in result.stdout
+
+
+def test_typescript_client_plays_every_game_to_the_end():
+    """Issue 11 "done when": the TypeScript example plays every game to the end; the feed
+    shows each game's own words and ends with the match."""
+    script = built()
+    with LocalStack(game_modules()) as stack:
+        result = subprocess.run(
+            ["node", str(script), stack.address, "11"], capture_output=True, text=True, timeout=600
+        )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    out = result.stdout
+    for name in game_modules():
+        assert f"=== {get_game(name).display_name}:" in out
+    assert out.count("feed ended: true") == len(game_modules())
+    assert "every game played to the end" in out
