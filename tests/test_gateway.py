@@ -41,7 +41,7 @@ def unpack_events(items):
 async def play_out(players):
     """Each pending seat plays its first legal action until the game ends."""
     while True:
-        view = await players[0].view()
+        view = await players[0].get_view()
         if view.progress.HasField("outcome"):
             return view.progress
         seat = view.progress.pending[0].seat
@@ -226,7 +226,7 @@ async def test_play_sessions_deliver_every_visible_event_in_order(gateway):
         assert (await session.receive()).HasField("opened")
     received: list[list] = [[], []]
     acks: dict[str, object] = {}
-    progress = (await players[0].view()).progress
+    progress = (await players[0].progress())
     step = 0
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat

@@ -1,4 +1,5 @@
-"""The Python SDK: an async client of parlour.gateway.v1.GatewayService, and bots.
+"""The Python SDK: an async client of parlour.gateway.v1.GatewayService, a blocking
+facade for scripts, and bots.
 
 The client classes load on first use, so the bots' strategies (pure engine code) import
 without gRPC, as in a plain `pip install parlour`.
@@ -6,12 +7,25 @@ without gRPC, as in a plain `pip install parlour`.
 
 from __future__ import annotations
 
-__all__ = ["GatewayClient", "Seat", "Session"]
+#: Every name the SDK exports, and the module that defines it.
+_HOMES = {
+    "Backoff": "client",
+    "Finished": "client",
+    "GatewayClient": "client",
+    "Seat": "client",
+    "Session": "client",
+    "Update": "client",
+    "new_request_id": "client",
+    "pack": "client",
+    "SyncClient": "sync",
+    "SyncSeat": "sync",
+}
+__all__ = sorted(_HOMES)
 
 
 def __getattr__(name: str):
-    if name in __all__:
-        from parlour.client import client
+    if name in _HOMES:
+        import importlib
 
-        return getattr(client, name)
+        return getattr(importlib.import_module(f"parlour.client.{_HOMES[name]}"), name)
     raise AttributeError(f"module 'parlour.client' has no attribute {name!r}")

@@ -61,7 +61,7 @@ async def play_random_match(
                 return
 
     follower = asyncio.create_task(follow())
-    progress = (await players[0].view()).progress
+    progress = await players[0].progress()
     actions = 0
     while not progress.HasField("outcome"):
         pending = sorted({d.seat for d in progress.pending})

@@ -1,28 +1,32 @@
-"""An async client of the gateway: matches, seats, views, actions, event streams, sessions."""
+"""An async client of the gateway: matches, seats, views, actions, event streams, sessions.
+
+Streams resume by themselves after a dropped connection (with backoff), from the
+last sequence seen, so a reader gets every event it may see exactly once.
+Game messages unpack to their classes: the generated ones when imported, else
+classes built from the gateway's reflection.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import random
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+    ProtoReflectionDescriptorDatabase,
+)
 
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
-
-async def unbatched(stream) -> AsyncIterator[gw.StreamEventsResponse]:
-    """StreamEvents messages with batches split into one event each."""
-    async for item in stream:
-        if item.HasField("batch"):
-            for event in item.batch.events:
-                yield gw.StreamEventsResponse(event=event)
-        else:
-            yield item
+#: Codes after which a stream is reopened from where it was.
+RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -32,12 +36,66 @@ def pack(message: Message) -> any_pb2.Any:
     return packed
 
 
-class GatewayClient:
-    """One channel to a gateway."""
+def new_request_id() -> str:
+    """A fresh idempotency key."""
+    return uuid.uuid4().hex
 
-    def __init__(self, address: str) -> None:
-        self.channel = grpc.aio.insecure_channel(address)
+
+@dataclass(frozen=True)
+class Backoff:
+    """Exponential backoff with jitter between reconnection attempts."""
+
+    initial: float = 0.05
+    maximum: float = 2.0
+    attempts: int = 8
+
+    def delay(self, attempt: int) -> float:
+        """Seconds to wait before attempt number `attempt` (from 1)."""
+        return random.uniform(0.5, 1.0) * min(self.maximum, self.initial * 2 ** (attempt - 1))
+
+
+@dataclass(frozen=True)
+class Update:
+    """One event, unpacked: the game's Event message and the game's words for it."""
+
+    sequence: int
+    version: int
+    actor: int
+    text: str
+    event: Message
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The last item of a feed: the match is over."""
+
+    progress: gw.MatchProgress
+
+
+class GatewayClient:
+    """One channel to a gateway (TLS when `credentials` or `tls` is given)."""
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        credentials: grpc.ChannelCredentials | None = None,
+        tls: bool = False,
+        backoff: Backoff | None = None,
+        channel_options: list[tuple[str, object]] | None = None,
+    ) -> None:
+        self.address = address
+        if credentials is None and tls:
+            credentials = grpc.ssl_channel_credentials()
+        self.credentials = credentials
+        self.channel = (
+            grpc.aio.secure_channel(address, credentials, options=channel_options)
+            if credentials is not None
+            else grpc.aio.insecure_channel(address, options=channel_options)
+        )
         self.stub = gw_grpc.GatewayServiceStub(self.channel)
+        self.backoff = backoff or Backoff()
+        self._reflected: descriptor_pool.DescriptorPool | None = None
 
     async def close(self) -> None:
         await self.channel.close()
@@ -48,6 +106,7 @@ class GatewayClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    # -- games and matches ----------------------------------------------------
     async def games(self) -> list[gw.Game]:
         """The games served."""
         return list((await self.stub.ListGames(gw.ListGamesRequest())).games)
@@ -60,11 +119,15 @@ class GatewayClient:
         options: Message | None = None,
         seed: int | None = None,
         spectators: bool = False,
+        request_id: str | None = None,
     ) -> gw.Match:
-        """Create a match (idempotent under retry); spectators are refused unless allowed,
-        as in a raw CreateMatch."""
+        """Create a match (idempotent under retry with the same request id); spectators are
+        refused unless allowed, as in a raw CreateMatch."""
         request = gw.CreateMatchRequest(
-            game=game, seats=seats, allow_spectators=spectators, request_id=uuid.uuid4().hex
+            game=game,
+            seats=seats,
+            allow_spectators=spectators,
+            request_id=request_id or new_request_id(),
         )
         if options is not None:
             request.options.CopyFrom(pack(options))
@@ -72,9 +135,13 @@ class GatewayClient:
             request.seed = seed
         return (await self.stub.CreateMatch(request)).match
 
-    async def join(self, match: str, name: str, seat: int | None = None) -> Seat:
+    async def join(
+        self, match: str, name: str, seat: int | None = None, *, request_id: str | None = None
+    ) -> Seat:
         """Take a seat; returns a Seat holding its token."""
-        request = gw.JoinMatchRequest(match=match, display_name=name, request_id=uuid.uuid4().hex)
+        request = gw.JoinMatchRequest(
+            match=match, display_name=name, request_id=request_id or new_request_id()
+        )
         if seat is not None:
             request.seat = seat
         response = await self.stub.JoinMatch(request)
@@ -84,11 +151,84 @@ class GatewayClient:
         """A match's public facts."""
         return (await self.stub.GetMatch(gw.GetMatchRequest(match=match))).match
 
-    async def spectate(self, match: str, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
-        """The public event stream."""
-        request = gw.StreamEventsRequest(match=match, after_sequence=after)
-        async for item in unbatched(self.stub.StreamEvents(request)):
-            yield item
+    def spectate(self, match: str, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
+        """The public event stream, resumed after disconnects, ending when the match ends."""
+        return self.stream_events(match, after, ())
+
+    def watch(self, match: str, after: int = 0) -> AsyncIterator[Update | Finished]:
+        """The public feed, unpacked."""
+        return self.unpacked(self.spectate(match, after))
+
+    # -- typed messages -----------------------------------------------------------
+    async def message_class(self, type_url: str) -> type[Message]:
+        """The class of a type URL's message: generated if imported, else from reflection."""
+        name = type_url.rsplit("/", 1)[-1]
+        try:
+            descriptor = descriptor_pool.Default().FindMessageTypeByName(name)
+        except KeyError:
+            descriptor = await asyncio.to_thread(self._reflect, name)
+        return message_factory.GetMessageClass(descriptor)
+
+    def _reflect(self, name: str):
+        if self._reflected is None:
+            channel = (
+                grpc.secure_channel(self.address, self.credentials)
+                if self.credentials is not None
+                else grpc.insecure_channel(self.address)
+            )
+            self._reflected = descriptor_pool.DescriptorPool(
+                ProtoReflectionDescriptorDatabase(channel)
+            )
+        return self._reflected.FindMessageTypeByName(name)
+
+    async def unpack(self, packed: any_pb2.Any) -> Message:
+        """The game message inside an Any."""
+        message = (await self.message_class(packed.type_url))()
+        message.ParseFromString(packed.value)
+        return message
+
+    async def unpacked(
+        self, items: AsyncIterator[gw.StreamEventsResponse]
+    ) -> AsyncIterator[Update | Finished]:
+        """Events as Updates (their game Event unpacked), then Finished."""
+        async for item in items:
+            if item.HasField("event"):
+                e = item.event
+                yield Update(e.sequence, e.version, e.actor, e.text, await self.unpack(e.event))
+            elif item.HasField("finished"):
+                yield Finished(item.finished.progress)
+
+    # -- resumable streams ----------------------------------------------------------
+    async def stream_events(
+        self, match: str, after: int, metadata: tuple
+    ) -> AsyncIterator[gw.StreamEventsResponse]:
+        """StreamEvents, one event per item, reopened after the last sequence seen when the
+        connection drops (no gap, no duplicate), ending with the finished message."""
+        cursor, failures = after, 0
+        while True:
+            request = gw.StreamEventsRequest(match=match, after_sequence=cursor)
+            try:
+                async for item in self.stub.StreamEvents(request, metadata=metadata):
+                    failures = 0
+                    events = item.batch.events if item.HasField("batch") else None
+                    for one in (
+                        [gw.StreamEventsResponse(event=e) for e in events] if events else [item]
+                    ):
+                        if one.HasField("event"):
+                            if one.event.sequence <= cursor:
+                                continue
+                            cursor = one.event.sequence
+                        elif one.HasField("heartbeat"):
+                            cursor = max(cursor, one.heartbeat.last_sequence)
+                        yield one
+                        if one.HasField("finished"):
+                            return
+                return
+            except grpc.aio.AioRpcError as error:
+                failures += 1
+                if error.code() not in RESUMABLE or failures > self.backoff.attempts:
+                    raise
+                await asyncio.sleep(self.backoff.delay(failures))
 
 
 class Seat:
@@ -101,15 +241,33 @@ class Seat:
         self.token = token
         self.metadata = (("authorization", f"Bearer {token}"),)
 
-    async def view(self) -> gw.GetViewResponse:
+    async def get_view(self) -> gw.GetViewResponse:
+        """The raw GetView answer: the packed View and the match progress."""
         return await self.client.stub.GetView(
             gw.GetViewRequest(match=self.match), metadata=self.metadata
         )
 
+    async def view(self) -> Message:
+        """The game's View message for this seat."""
+        return await self.client.unpack((await self.get_view()).view)
+
+    async def progress(self) -> gw.MatchProgress:
+        """Version, pending decisions and outcome of the match."""
+        return (await self.get_view()).progress
+
     async def actions(self) -> gw.ListActionsResponse:
+        """The seat's legal actions (packed), their labels and the progress."""
         return await self.client.stub.ListActions(
             gw.ListActionsRequest(match=self.match), metadata=self.metadata
         )
+
+    async def legal_actions(self) -> list[tuple[Message, str]]:
+        """The seat's legal actions as the game's Action messages, each with its label."""
+        listed = await self.actions()
+        return [
+            (await self.client.unpack(a), label)
+            for a, label in zip(listed.actions, listed.labels, strict=True)
+        ]
 
     async def submit(
         self,
@@ -122,7 +280,7 @@ class Seat:
         """Submit one action by unary call (retrying with the same request id is safe)."""
         packed = action if isinstance(action, any_pb2.Any) else pack(action)
         request = gw.SubmitActionRequest(
-            match=self.match, action=packed, request_id=request_id or uuid.uuid4().hex
+            match=self.match, action=packed, request_id=request_id or new_request_id()
         )
         if expected_version is not None:
             request.expected_version = expected_version
@@ -130,11 +288,13 @@ class Seat:
             request, metadata=self.metadata, timeout=timeout
         )
 
-    async def events(self, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
-        """This seat's event stream, resumable from a sequence."""
-        request = gw.StreamEventsRequest(match=self.match, after_sequence=after)
-        async for item in unbatched(self.client.stub.StreamEvents(request, metadata=self.metadata)):
-            yield item
+    def events(self, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
+        """This seat's event stream from a sequence, resumed after disconnects."""
+        return self.client.stream_events(self.match, after, self.metadata)
+
+    def feed(self, after: int = 0) -> AsyncIterator[Update | Finished]:
+        """This seat's events unpacked, then Finished."""
+        return self.client.unpacked(self.events(after))
 
     async def sample_hidden(self, seed: int, count: int) -> gw.SampleHiddenResponse:
         """States this seat cannot tell from the match, hidden parts dealt afresh."""
@@ -156,52 +316,120 @@ class Seat:
 
 
 class Session:
-    """A bidirectional Play session for a seat.
+    """A bidirectional Play session for a seat, reopened after a dropped connection.
 
-    Actions queued with `send` go out only once the server has accepted the session
-    (its `opened` message has been received): writing them while the server refuses
-    the open would make gRPC report its own INTERNAL error instead of the server's
-    status, which `receive` raises as it is.
+    On reopening it resumes events after the last sequence seen and sends again the
+    actions not yet acknowledged, with their request ids, so each action is applied
+    once and each ack and event is received once. Actions go out only once the server
+    has accepted the session (its `opened` message arrived): writing them while the
+    server refuses the open would make gRPC report its own INTERNAL error instead of
+    the server's status, which `receive` raises as it is.
     """
 
     def __init__(self, seat: Seat, after: int) -> None:
         self.seat = seat
-        self._outbox: asyncio.Queue = asyncio.Queue()
-        self._open = gw.PlayRequest(open=gw.OpenSession(match=seat.match, after_sequence=after))
-        self._accepted = asyncio.Event()
-        self.call = seat.client.stub.Play(self._requests(), metadata=seat.metadata)
+        self.cursor = after
+        self.unacked: dict[str, gw.PlayRequest] = {}
+        self._acked: set[str] = set()
+        self._opened = False
+        self._closed = False
+        self._failures = 0
         self._received: collections.deque[gw.PlayResponse] = collections.deque()
+        self._open()
 
-    async def _requests(self):
-        yield self._open
-        await self._accepted.wait()
-        while (item := await self._outbox.get()) is not None:
-            yield item
+    def _open(self) -> None:
+        opening = gw.PlayRequest(
+            open=gw.OpenSession(match=self.seat.match, after_sequence=self.cursor)
+        )
+        outbox: asyncio.Queue = asyncio.Queue()
+        for request in self.unacked.values():
+            outbox.put_nowait(request)
+        if self._closed:
+            outbox.put_nowait(None)
+        self._outbox = outbox
+        self._accepted = asyncio.Event()
+        self.call = self.seat.client.stub.Play(
+            _requests(opening, self._accepted, outbox), metadata=self.seat.metadata
+        )
 
     def send(self, action: any_pb2.Any | Message, request_id: str | None = None) -> str:
         """Queue an action; returns its request id (its ack carries the same id)."""
         packed = action if isinstance(action, any_pb2.Any) else pack(action)
-        request_id = request_id or uuid.uuid4().hex
-        self._outbox.put_nowait(
-            gw.PlayRequest(action=gw.SubmitActionRequest(action=packed, request_id=request_id))
+        request_id = request_id or new_request_id()
+        request = gw.PlayRequest(
+            action=gw.SubmitActionRequest(action=packed, request_id=request_id)
         )
+        self.unacked[request_id] = request
+        self._outbox.put_nowait(request)
         return request_id
 
     async def receive(self) -> gw.PlayResponse:
-        """The next ack, event or heartbeat (batches are split)."""
-        while not self._received:
-            message = await self.call.read()
+        """The next ack, event, heartbeat or finished message (batches are split);
+        EOFError once the stream has ended."""
+        while True:
+            if not self._received:
+                message = await self._read()
+                if message.HasField("batch"):
+                    self._received.extend(message.batch.items)
+                    continue
+            else:
+                message = self._received.popleft()
+            if self._fresh(message):
+                return message
+
+    async def _read(self) -> gw.PlayResponse:
+        backoff = self.seat.client.backoff
+        while True:
+            try:
+                message = await self.call.read()
+            except grpc.aio.AioRpcError as error:
+                self._failures += 1
+                if error.code() not in RESUMABLE or self._failures > backoff.attempts:
+                    raise
+                await asyncio.sleep(backoff.delay(self._failures))
+                self._open()
+                continue
             if message is grpc.aio.EOF:
                 raise EOFError("the Play stream ended")
+            self._failures = 0
             items = message.batch.items if message.HasField("batch") else [message]
             if any(item.HasField("opened") for item in items):
                 self._accepted.set()
-            self._received.extend(items)
-        return self._received.popleft()
+            return message
+
+    def _fresh(self, message: gw.PlayResponse) -> bool:
+        """Track the cursor and acks; False for what a reopened stream repeats."""
+        kind = message.WhichOneof("kind")
+        if kind == "event":
+            if message.event.sequence <= self.cursor:
+                return False
+            self.cursor = message.event.sequence
+        elif kind == "heartbeat":
+            self.cursor = max(self.cursor, message.heartbeat.last_sequence)
+        elif kind == "ack":
+            request_id = message.ack.request_id
+            if request_id in self._acked:
+                return False
+            self._acked.add(request_id)
+            self.unacked.pop(request_id, None)
+        elif kind == "opened":
+            if self._opened:
+                return False
+            self._opened = True
+        return True
 
     def close(self) -> None:
         """Finish sending; the server ends the stream once pending acks are sent."""
+        self._closed = True
         self._outbox.put_nowait(None)
 
     def cancel(self) -> None:
         self.call.cancel()
+
+
+async def _requests(opening: gw.PlayRequest, accepted: asyncio.Event, outbox: asyncio.Queue):
+    """The open message, then (once the server accepted it) the queued actions."""
+    yield opening
+    await accepted.wait()
+    while (item := await outbox.get()) is not None:
+        yield item
