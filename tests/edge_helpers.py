@@ -40,7 +40,7 @@ async def seated(client, seats: int = 2, seed: int = 5):
 
 async def take_turn(players) -> object:
     """The pending seat plays its first legal action; returns the response."""
-    view = await players[0].view()
+    view = await players[0].get_view()
     seat = view.progress.pending[0].seat
     actions = (await players[seat].actions()).actions
     return await players[seat].submit(actions[0])

@@ -58,7 +58,7 @@ async def test_labels_and_event_text_come_from_the_rules(client, name):
     match = await client.create_match(name, seats, seed=11)
     players = [await client.join(match.name, f"p{i}", seat=i) for i in range(seats)]
     rng = Rng.from_seed(3)
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     for _ in range(STEPS):
         if progress.HasField("outcome"):
             break

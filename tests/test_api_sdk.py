@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 
 import parlour.client as sdk
@@ -215,8 +216,10 @@ async def test_request_ids_pass_through_every_mutating_call(stack):
     action = (await seat.actions()).actions[0]
     done = await seat.submit(action, request_id="act-1")
     replay = await seat.submit(action, request_id="act-1")
-    retried = await direct.join(first.name, "a", request_id="join-1")
-    assert retried.seat == seat.seat
+    with pytest.raises(grpc.aio.AioRpcError) as retried:
+        await direct.join(first.name, "a", request_id="join-1")
+    assert retried.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert f"seat {seat.seat}" in retried.value.details()
     assert replay.replayed and replay.result == done.result
 
 

@@ -22,7 +22,7 @@ async def finished_match(client, seats=2, seed=8):
     """A tinycards match played to the end by unary calls; returns (match, players, progress)."""
     match = await client.create_match("tinycards", seats, seed=seed, spectators=True)
     players = [await client.join(match.name, f"p{i}", seat=i) for i in range(seats)]
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat
         legal = (await players[seat].actions()).actions
@@ -63,7 +63,7 @@ async def test_a_live_stream_ends_when_the_match_ends(client):
     stream = client.spectate(match.name)
     first = await anext(stream)
     assert first.HasField("heartbeat") or first.HasField("event")
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat
         legal = (await players[seat].actions()).actions
@@ -92,7 +92,7 @@ async def test_play_ends_after_the_last_ack_with_the_outcome(client):
     players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
     sessions = [p.session() for p in players]
     acks, finished = [], [None, None]
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat
         legal = (await players[seat].actions()).actions

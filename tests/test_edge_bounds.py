@@ -127,7 +127,7 @@ async def test_item8_large_actions_fail_alone_on_the_internal_link(stack, redis_
     async with grpc.aio.insecure_channel(address) as channel:
         link = ActLink(rules_grpc.RulesServiceStub(channel), address)
         other, others = await seated(client, seed=9)
-        view = await others[0].view()
+        view = await others[0].get_view()
         seat = view.progress.pending[0].seat
         good = (await others[seat].actions()).actions[0]
         big = [
@@ -187,7 +187,7 @@ async def play_unread(gate, address, match, players) -> None:
 
         session = stub.Play(requests(), metadata=players[1].metadata)
         assert (await session.read()).HasField("opened")
-        progress = (await players[0].view()).progress
+        progress = await players[0].progress()
         while not progress.HasField("outcome"):
             progress = (await take_turn(players)).result.progress
         last = progress.last_sequence

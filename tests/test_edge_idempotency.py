@@ -44,7 +44,7 @@ async def test_item4_a_retry_is_never_applied_twice_in_a_long_match(redis_url):
         async with GatewayClient(address) as client:
             match = await client.create_match(GAME, SEATS, seed=seed)
             players = [await client.join(match.name, f"p{i}") for i in range(SEATS)]
-            progress = (await players[0].view()).progress
+            progress = await players[0].progress()
             answers: list[tuple[str, object, gw.SubmitActionResponse]] = []
             while not progress.HasField("outcome"):
                 seat = progress.pending[0].seat

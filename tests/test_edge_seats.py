@@ -176,7 +176,7 @@ async def test_item5_play_refuses_an_action_for_another_match(stack):
     client, _, _ = stack
     match, players = await seated(client)
     elsewhere, _ = await seated(client, seed=6)
-    view = await players[0].view()
+    view = await players[0].get_view()
     seat = view.progress.pending[0].seat
     action = (await players[seat].actions()).actions[0]
     session = players[seat].session()

@@ -86,7 +86,7 @@ async def test_trimmed_history_through_the_gateway(redis_url):
             match = await client.create_match("tinycards", 2, seed=4)
             players = [await client.join(match.name, f"p{i}") for i in range(2)]
             for _ in range(4):
-                progress = (await players[0].progress())
+                progress = await players[0].progress()
                 seat = progress.pending[0].seat
                 await players[seat].submit((await players[seat].actions()).actions[0])
             with pytest.raises(grpc.aio.AioRpcError) as err:

@@ -33,7 +33,7 @@ async def play_match(client, seed, acked, halfway: asyncio.Event):
     match = await client.create_match("tinycards", 2, seed=seed)
     players = [await client.join(match.name, f"p{i}") for i in range(2)]
     rng = Rng.from_seed(seed)
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     step = 0
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat

@@ -226,7 +226,7 @@ async def test_play_sessions_deliver_every_visible_event_in_order(gateway):
         assert (await session.receive()).HasField("opened")
     received: list[list] = [[], []]
     acks: dict[str, object] = {}
-    progress = (await players[0].progress())
+    progress = await players[0].progress()
     step = 0
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat
