@@ -52,7 +52,7 @@ async def test_sample_hidden_answers_only_a_seat_and_keeps_its_view(gateway):
         match = await client.create_match("tinycards", 2, seed=2)
         seat = await client.join(match.name, "a")
         response = await seat.sample_hidden(seed=5, count=3)
-        view = (await seat.view()).view
+        view = (await seat.get_view()).view
         for packed in response.states:
             state = game.state_type()
             assert packed.Unpack(state)

@@ -93,7 +93,7 @@ class Table:
             return Snapshot(match, unpack(response.view, self.game.view_type),
                             response.progress, [], [])
         listed = await self.seat.actions()
-        view = await self.seat.view()
+        view = await self.seat.get_view()
         legal = [unpack(a, self.game.action_type) for a in listed.actions]
         given = list(listed.labels)
         labels = [
