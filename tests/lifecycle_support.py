@@ -43,7 +43,7 @@ async def play_out(players, seed: int = 0):
     """Pending seats pick random legal actions until the end; returns the final progress."""
     choose = random.Random(seed)
     while True:
-        view = await players[0].view()
+        view = await players[0].get_view()
         if view.progress.HasField("outcome"):
             return view.progress
         seat = view.progress.pending[0].seat

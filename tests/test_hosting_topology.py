@@ -60,7 +60,7 @@ async def play_one(actors: GatewayClient, watchers: GatewayClient, game: str, se
     final: asyncio.Future = asyncio.get_running_loop().create_future()
     followers = [asyncio.create_task(collect(stream, final)) for stream in watched]
     rng = Rng.from_seed(seed)
-    progress = (await seats[0].view()).progress
+    progress = (await seats[0].get_view()).progress
     while not progress.HasField("outcome"):
         pending = sorted({d.seat for d in progress.pending})
         seat = seats[pending[rng.below(len(pending))]]

@@ -71,7 +71,7 @@ async def play_until(client, seed: int, stop: asyncio.Event, tally: Counter) -> 
         try:
             match = await client.create_match("tinycards", 2, seed=seed)
             players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
-            progress = (await players[0].view()).progress
+            progress = (await players[0].get_view()).progress
             while not progress.HasField("outcome") and not stop.is_set():
                 player = players[progress.pending[0].seat]
                 legal = (await player.actions()).actions

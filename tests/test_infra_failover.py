@@ -22,7 +22,7 @@ async def play_until(client: GatewayClient, seed: int, stop: asyncio.Event, tall
     while not stop.is_set():
         match = await client.create_match("tinycards", 2, seed=seed)
         players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
-        progress = (await players[0].view()).progress
+        progress = (await players[0].get_view()).progress
         while not progress.HasField("outcome") and not stop.is_set():
             player = players[progress.pending[0].seat]
             try:
@@ -30,7 +30,7 @@ async def play_until(client: GatewayClient, seed: int, stop: asyncio.Event, tall
                 response = await player.submit(legal[rng.below(len(legal))])
             except grpc.aio.AioRpcError as error:
                 tally[error.code().name] += 1
-                progress = (await player.view()).progress
+                progress = (await player.get_view()).progress
                 continue
             progress = response.result.progress
             tally["actions"] += 1

@@ -174,7 +174,7 @@ async def test_item8_request_log_lines_carry_match_seat_request_id_and_game(redi
         async with GatewayClient(address) as client:
             match = await client.create_match("tinycards", 2, seed=2)
             players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
-            progress = (await players[0].view()).progress
+            progress = (await players[0].get_view()).progress
             step, seats = 0, {}
             while not progress.HasField("outcome"):
                 player = players[progress.pending[0].seat]

@@ -38,7 +38,7 @@ async def play_live(client, seed: int):
     followers = [Watcher(p.events()) for p in players] + [Watcher(client.spectate(match.name))]
     choose, submitted = random.Random(seed), {s: [] for s in range(SEATS)}
     while True:
-        view = await players[0].view()
+        view = await players[0].get_view()
         if view.progress.HasField("outcome"):
             break
         seat = view.progress.pending[0].seat

@@ -80,11 +80,11 @@ async def test_undo_restores_the_earlier_state_as_a_new_version(table, stack):
     the version moves on, an Undone event tells everyone, the log keeps both and replays."""
     seat, action = await table.find(None)
     player = table.players[seat]
-    before = await player.view()
+    before = await player.get_view()
     done = await player.submit(action)
     undone = await table.undo(seat)
     assert undone.result.progress.version == done.result.progress.version + 1
-    again = await player.view()
+    again = await player.get_view()
     assert again.view == before.view and again.progress.pending == before.progress.pending
     assert (await table.undo(seat)).replayed  # the same request id answers the same
     raw = await table.redis.lrange(keys.actions(table.id), -2, -1)

@@ -89,7 +89,7 @@ async def _next_news(stream: AsyncIterator, after: int) -> None:
 async def choose(seat: Seat, game: Game, strategy: str, rng: Rng, iterations: int,
                  progress: rules_pb2.MatchProgress, legal: list[Message]) -> Message | None:
     """The strategy's move among `legal` (None: the match moved on while sampling)."""
-    view = unpack((await seat.view()).view, game.view_type)
+    view = unpack((await seat.get_view()).view, game.view_type)
     turn = Turn(game, seat.seat, view, legal)
     if strategy != "ismcts":
         return make_strategy(strategy, rng.next64()).choose(turn)
