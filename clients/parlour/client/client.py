@@ -147,6 +147,42 @@ class GatewayClient:
         response = await self.stub.JoinMatch(request)
         return Seat(self, match, response.seat, response.seat_token)
 
+    async def matches(
+        self,
+        game: str = "",
+        statuses: tuple[int, ...] = (),
+        *,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> gw.ListMatchesResponse:
+        """One page of the lobby: listed matches (those allowing spectators), oldest first."""
+        request = gw.ListMatchesRequest(
+            game=game, statuses=statuses, page_size=page_size, page_token=page_token
+        )
+        return await self.stub.ListMatches(request)
+
+    async def lobby(self, game: str = "", statuses: tuple[int, ...] = ()):
+        """Every listed match of the lobby, page after page."""
+        token = ""
+        while True:
+            page = await self.matches(game, statuses, page_token=token)
+            for match in page.matches:
+                yield match
+            if not (token := page.next_page_token):
+                return
+
+    async def join_or_create(
+        self, game: str, name: str, *, seats: int = 0, request_id: str | None = None
+    ) -> tuple[Seat, bool]:
+        """A seat in the oldest open listed match of the game, or in a new one; returns the
+        Seat and whether the match was created for it."""
+        request = gw.JoinOrCreateRequest(
+            game=game, seats=seats, display_name=name, request_id=request_id or new_request_id()
+        )
+        response = await self.stub.JoinOrCreate(request)
+        joined = response.joined
+        return Seat(self, joined.match.name, joined.seat, joined.seat_token), response.created
+
     async def match(self, match: str) -> gw.Match:
         """A match's public facts."""
         return (await self.stub.GetMatch(gw.GetMatchRequest(match=match))).match

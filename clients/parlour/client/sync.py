@@ -61,6 +61,15 @@ class SyncClient:
         """Take a seat."""
         return SyncSeat(self, self._run(self.aio.join(match, name, seat, **options)))
 
+    def matches(self, game: str = "", statuses: tuple[int, ...] = (), **options: Any):
+        """One page of the lobby."""
+        return self._run(self.aio.matches(game, statuses, **options))
+
+    def join_or_create(self, game: str, name: str, **options: Any) -> tuple[SyncSeat, bool]:
+        """A seat in an open listed match of the game, or in a new one."""
+        seat, created = self._run(self.aio.join_or_create(game, name, **options))
+        return SyncSeat(self, seat), created
+
     def match(self, match: str):
         """A match's public facts."""
         return self._run(self.aio.match(match))

@@ -68,9 +68,7 @@ class ActLink:
                 yield batch[0] if len(batch) == 1 else pb.ActStreamRequest(batch=batch)
 
         call = self.stub.ActStream(requests())
-        failure: ServiceError = unavailable(
-            "the game service closed the link", detail=self.address
-        )
+        failure: ServiceError = unavailable("the game service closed the link", detail=self.address)
         try:
             async for message in call:
                 for answer in message.batch or (message,):

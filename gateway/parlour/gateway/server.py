@@ -54,9 +54,7 @@ class Gateway:
         self.drain = Drain()
         self.drain.on_drain(self.hub.drain)
         self.server, self.port, self.health = serving.make_server(
-            lambda s: s.add_generic_rpc_handlers(
-                (checked_handler(DESCRIPTOR, self.service),)
-            ),
+            lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, self.service),)),
             [SERVICE],
             config.address,
             config.public_tls,

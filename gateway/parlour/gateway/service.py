@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import contextlib
 import hashlib
 import secrets
+import time
 import uuid
 
 import grpc
@@ -12,6 +15,7 @@ import grpc
 from parlour.engine import audit
 from parlour.gateway import public, tokens
 from parlour.gateway.fanout import EventHub, Finished, Heartbeat, Subscription
+from parlour.gateway.lobby import PAGE_SIZE, Lobby
 from parlour.gateway.play import PlaySession
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations, revoked
@@ -137,6 +141,10 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
         self.revocations = revocations
         self.play_queue = play_queue
         self.quotas = quotas or Quotas(0, 0)
+        self.lobby = Lobby(store)
+        self.lobby_locks: collections.defaultdict[str, asyncio.Lock] = collections.defaultdict(
+            asyncio.Lock
+        )
 
     # -- helpers ----------------------------------------------------------
     async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
@@ -285,6 +293,7 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "on_abandon": "end"
             if request.lifecycle.on_abandon == gw.ABANDON_POLICY_END_MATCH
             else "platform",
+            "created_ms": str(time.time_ns() // 1_000_000),
         }
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
@@ -296,7 +305,10 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
                 raise
             if await self.store.redis.hget(keys.meta(match), "fp") != fingerprint.encode():
                 raise request_id_reused() from None
-        return gw.CreateMatchResponse(match=await self.match_resource(match))
+        meta, progress = await self.meta_and_progress(match)
+        if meta.get("spectators") == "1":
+            await self.lobby.add(game, match, int(meta.get("created_ms", 0)))
+        return gw.CreateMatchResponse(match=match_resource(match, meta, progress))
 
     @guarded
     async def JoinMatch(self, request, context):
@@ -423,6 +435,74 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             viewer.game, viewer.match, lambda r: r.stub.GetMatchLog(ask, timeout=30)
         )
         return gw.GetMatchLogResponse(log=public.match_log(f"matches/{viewer.match}", response.log))
+
+    # -- the lobby ----------------------------------------------------------
+    @guarded
+    async def ListMatches(self, request, context):
+        game = request.game.removeprefix("games/")
+        if game and game not in self.router.routes:
+            raise not_found("game", request.game)
+        matches, token = await self.lobby.page(
+            game,
+            set(request.statuses),
+            request.page_size or PAGE_SIZE,
+            request.page_token,
+            match_resource,
+        )
+        return gw.ListMatchesResponse(matches=matches, next_page_token=token)
+
+    @guarded
+    async def JoinOrCreate(self, request, context):
+        """Callers of one game take turns on this gateway, so they fill a match before
+        another is created (callers on other gateways may still race: they never share
+        a seat, but may open a match more than needed)."""
+        async with self.lobby_locks[request.game.removeprefix("games/")]:
+            return await self.join_or_create(request, context)
+
+    async def join_or_create(self, request, context) -> gw.JoinOrCreateResponse:
+        game = request.game.removeprefix("games/")
+        info = await self.router.describe(game)
+        pick = (
+            keys.lobby_pick(f"{scope(context)}|{request.request_id}") if request.request_id else ""
+        )
+        if pick and (earlier := await self.store.redis.get(pick)):
+            match, _, created = earlier.decode().partition("|")
+            return await self.join_listed(match, request, context, created == "1")
+        waiting, _ = await self.lobby.page(
+            game, {gw.MATCH_STATUS_WAITING}, PAGE_SIZE, "", match_resource
+        )
+        for candidate in waiting:
+            match = match_id_of(candidate.name)
+            if pick and not await self.store.redis.set(pick, f"{match}|0", nx=True, ex=3600):
+                return await self.join_or_create(request, context)
+            try:
+                return await self.join_listed(match, request, context, False)
+            except ServiceError as error:
+                if error.reason not in ("MATCH_FULL", "SEAT_TAKEN"):
+                    raise
+                if pick:
+                    await self.store.redis.delete(pick)
+        create = gw.CreateMatchRequest(
+            game=game,
+            seats=request.seats or info.min_seats,
+            allow_spectators=True,
+            request_id=f"join-or-create|{request.request_id}" if request.request_id else "",
+        )
+        created = await self.CreateMatch.__wrapped__(self, create, context)
+        match = match_id_of(created.match.name)
+        if pick and not await self.store.redis.set(pick, f"{match}|1", nx=True, ex=3600):
+            return await self.join_or_create(request, context)
+        return await self.join_listed(match, request, context, True)
+
+    async def join_listed(self, match: str, request, context, created: bool):
+        """JoinMatch (its logic, unwrapped) for JoinOrCreate."""
+        join = gw.JoinMatchRequest(
+            match=f"matches/{match}",
+            display_name=request.display_name,
+            request_id=request.request_id,
+        )
+        joined = await self.JoinMatch.__wrapped__(self, join, context)
+        return gw.JoinOrCreateResponse(joined=joined, created=created)
 
     # -- streams ----------------------------------------------------------
     async def finished(self, match: str) -> gw.MatchFinished:

@@ -29,6 +29,7 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "ACTION_TOO_LARGE": ("INVALID_ARGUMENT", "The action is over the game's size bound."),
     "OPTIONS_TOO_LARGE": ("INVALID_ARGUMENT", "The match options are over their size bound."),
     "WRONG_MATCH": ("INVALID_ARGUMENT", "A Play action names another match than the session's."),
+    "BAD_PAGE_TOKEN": ("INVALID_ARGUMENT", "The page_token is not one ListMatches gave."),
     "BAD_RESUME_POINT": ("INVALID_ARGUMENT", "after_sequence is negative."),
     "SEQUENCE_AHEAD": (
         "OUT_OF_RANGE",

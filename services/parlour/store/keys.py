@@ -49,6 +49,16 @@ def timers(game: str) -> str:
     return f"parlour:timers:{game}"
 
 
+def lobby(game: str = "") -> str:
+    """Sorted set: listed match ids scored by creation time (ms), every game or one game."""
+    return f"parlour:lobby:{game}" if game else "parlour:lobby"
+
+
+def lobby_pick(request_id: str) -> str:
+    """String: the match a JoinOrCreate request id chose (kept an hour)."""
+    return f"parlour:lobby-pick:{request_id}"
+
+
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
     return [state(match), events(match), meta(match), requests(match), actions(match)]

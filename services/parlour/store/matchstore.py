@@ -212,6 +212,20 @@ class MatchStore:
             raise MatchNotFound(match)
         return {k.decode(): v.decode() for k, v in raw.items()}, progress
 
+    async def metas_and_progress(
+        self, matches: list[str]
+    ) -> list[tuple[dict[str, str], bytes | None]]:
+        """meta_and_progress of several matches in one round trip ({} for a missing one)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for match in matches:
+            pipe.hgetall(keys.meta(match))
+            pipe.hget(keys.state(match), "p")
+        replies = await pipe.execute()
+        return [
+            ({k.decode(): v.decode() for k, v in raw.items()}, progress)
+            for raw, progress in zip(replies[::2], replies[1::2], strict=True)
+        ]
+
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
         version, seq, data = await self.redis.hmget(keys.state(match), "v", "q", "s")

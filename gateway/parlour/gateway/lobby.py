@@ -1,0 +1,97 @@
+"""The lobby: matches that allow spectators, listed oldest first, filtered by game and
+status, a page at a time (ListMatches), and a seat in one of them or in a new match
+(JoinOrCreate).
+
+Listed matches live in Redis sorted sets (every game, and one per game) whose members
+"<creation ms>:<match id>" sort by creation time, so a page token is simply the last
+member a page looked at. Matches gone from Redis are dropped from the sets as they are met.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Container
+
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc.errors import invalid_argument
+from parlour.store import keys
+from parlour.store.matchstore import MatchStore
+
+PAGE_SIZE = 20
+#: Candidates read per round trip, and round trips at most per page, when filtering.
+BATCH = 64
+ROUNDS = 8
+
+
+def member(created_ms: int, match: str) -> str:
+    """The sorted-set member of a listed match."""
+    return f"{created_ms:015d}:{match}"
+
+
+def encode_token(last: str) -> str:
+    return base64.urlsafe_b64encode(last.encode()).decode()
+
+
+def decode_token(token: str) -> str:
+    """The member a page token resumes after; INVALID_ARGUMENT BAD_PAGE_TOKEN otherwise."""
+    try:
+        last = base64.urlsafe_b64decode(token.encode()).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        last = ""
+    created, _, match = last.partition(":")
+    if not (created.isdigit() and len(created) == 15 and match):
+        raise invalid_argument("page_token", "not a page token of ListMatches", "BAD_PAGE_TOKEN")
+    return last
+
+
+class Lobby:
+    """Listing and finding listed matches."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+
+    async def add(self, game: str, match: str, created_ms: int) -> None:
+        """List a match (idempotent)."""
+        pipe = self.store.redis.pipeline(transaction=False)
+        for key in (keys.lobby(), keys.lobby(game)):
+            pipe.zadd(key, {member(created_ms, match): 0})
+        await pipe.execute()
+
+    async def page(
+        self, game: str, statuses: Container[int], size: int, token: str, resource
+    ) -> tuple[list[gw.Match], str]:
+        """Up to `size` listed matches after the token (of `game`, in `statuses` unless
+        empty), and the token of the next page ('' at the end). `resource(match, meta,
+        progress)` builds a Match."""
+        key = keys.lobby(game)
+        last = decode_token(token) if token else ""
+        found: list[gw.Match] = []
+        for _ in range(ROUNDS):
+            low = f"({last}" if last else "-"
+            members = [
+                m.decode() for m in await self.store.redis.zrangebylex(key, low, "+", 0, BATCH)
+            ]
+            if not members:
+                return found, ""
+            stored = await self.store.metas_and_progress([m.partition(":")[2] for m in members])
+            gone = []
+            for name, (meta, progress) in zip(members, stored, strict=True):
+                last = name
+                if not meta or progress is None:
+                    gone.append(name)
+                    continue
+                match = resource(name.partition(":")[2], meta, progress)
+                if match.allow_spectators and (not statuses or match.status in statuses):
+                    found.append(match)
+                    if len(found) == size:
+                        await self._drop(key, gone)
+                        return found, encode_token(last)
+            await self._drop(key, gone)
+            if len(members) < BATCH:
+                return found, ""
+        return found, encode_token(last)
+
+    async def _drop(self, key: str, members: list[str]) -> None:
+        if members:
+            await self.store.redis.zrem(key, *members)
