@@ -1,5 +1,5 @@
 """Issue 11 item 6, the lobby: ListMatches filters by game and status, pages with tokens and
-lists only matches that allow spectators; JoinOrCreate seats a player in an open match of
+lists only unfinished matches that allow spectators; JoinOrCreate seats a player in an open match of
 a game or creates one (real gRPC and Redis)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async def every_page(client, game="", statuses=(), size=2):
 
 async def test_list_matches_filters_pages_and_hides_private_matches(client):
     """Issue 11 item 6: filters by game and status, pages of page_size in creation order,
-    and a match refusing spectators is never listed."""
+    a match refusing spectators is never listed, and a finished match leaves the lobby."""
     before = set((await every_page(client, size=100))[0])
     tiny = [await client.create_match("tinycards", 2, seed=i) for i in range(5)]
     private = await client.create_match("tinycards", 2, spectators=False)
@@ -53,6 +53,12 @@ async def test_list_matches_filters_pages_and_hides_private_matches(client):
     assert full.name in active
     everything, _ = await every_page(client, size=100)
     assert other.name in everything and private.name not in everything
+    players = [await client.join(tiny[1].name, f"q{i}") for i in range(2)]
+    progress = await players[0].progress()
+    while not progress.HasField("outcome"):
+        seat = players[progress.pending[0].seat]
+        progress = (await seat.submit((await seat.actions()).actions[0])).result.progress
+    assert tiny[1].name not in (await every_page(client, "tinycards", size=100))[0]
 
 
 async def test_bad_page_tokens_and_games_are_refused(client):

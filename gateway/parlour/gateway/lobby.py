@@ -1,10 +1,11 @@
-"""The lobby: matches that allow spectators, listed oldest first, filtered by game and
-status, a page at a time (ListMatches), and a seat in one of them or in a new match
-(JoinOrCreate).
+"""The lobby: unfinished matches that allow spectators, listed oldest first, filtered by
+game and status, a page at a time (ListMatches), and a seat in one of them or in a new
+match (JoinOrCreate).
 
 Listed matches live in Redis sorted sets (every game, and one per game) whose members
 "<creation ms>:<match id>" sort by creation time, so a page token is simply the last
-member a page looked at. Matches gone from Redis are dropped from the sets as they are met.
+member a page looked at. A match leaves the sets when it finishes; one gone from Redis
+otherwise (abandoned) is dropped as it is met.
 """
 
 from __future__ import annotations
@@ -51,11 +52,12 @@ class Lobby:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
 
-    async def add(self, game: str, match: str, created_ms: int) -> None:
-        """List a match (idempotent)."""
+    async def add(self, game: str, listed: str) -> None:
+        """List a match by its member (idempotent); the rules service unlists it when it
+        finishes (MatchStore.unlist)."""
         pipe = self.store.redis.pipeline(transaction=False)
         for key in (keys.lobby(), keys.lobby(game)):
-            pipe.zadd(key, {member(created_ms, match): 0})
+            pipe.zadd(key, {listed: 0})
         await pipe.execute()
 
     async def page(

@@ -16,6 +16,7 @@ from parlour.engine import audit
 from parlour.gateway import public, tokens
 from parlour.gateway.fanout import EventHub, Finished, Heartbeat, Subscription
 from parlour.gateway.lobby import PAGE_SIZE, Lobby
+from parlour.gateway.lobby import member as lobby_member
 from parlour.gateway.play import PlaySession
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations, revoked
@@ -293,8 +294,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "on_abandon": "end"
             if request.lifecycle.on_abandon == gw.ABANDON_POLICY_END_MATCH
             else "platform",
-            "created_ms": str(time.time_ns() // 1_000_000),
         }
+        if request.allow_spectators:
+            meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
         )
@@ -306,8 +308,8 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             if await self.store.redis.hget(keys.meta(match), "fp") != fingerprint.encode():
                 raise request_id_reused() from None
         meta, progress = await self.meta_and_progress(match)
-        if meta.get("spectators") == "1":
-            await self.lobby.add(game, match, int(meta.get("created_ms", 0)))
+        if "listed" in meta and not public.progress(progress).HasField("outcome"):
+            await self.lobby.add(game, meta["listed"])
         return gw.CreateMatchResponse(match=match_resource(match, meta, progress))
 
     @guarded

@@ -491,6 +491,7 @@ class RulesCore:
             await self.arm(match, progress, timer_ms)
             if progress.HasField("outcome"):
                 log.info("match finished", extra={"match": match, "version": version})
+                await self.store.unlist(match)
             return pb.ActResponse(result=result)
         raise ServiceError(
             grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"
@@ -551,6 +552,7 @@ class RulesCore:
                 self.cache.drop(match)
                 return
             await self.store.arm_timer(self.game.name, match, None)
+            await self.store.unlist(match)
 
     async def arm(self, match: str, progress: pb.MatchProgress, timer_ms: int) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed)."""

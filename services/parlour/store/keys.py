@@ -22,8 +22,9 @@ def match_of(key: str) -> str:
 
 def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
-    t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>;
-    audit: commitment, salt, seed (secret until the end), secret_after_end."""
+    t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>,
+    listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
+    until the end), secret_after_end."""
     return f"parlour:{{{match}}}:meta"
 
 

@@ -226,6 +226,15 @@ class MatchStore:
             for raw, progress in zip(replies[::2], replies[1::2], strict=True)
         ]
 
+    async def unlist(self, match: str) -> None:
+        """Take a finished match out of the lobby (its meta `listed` names its member)."""
+        game, listed = await self.redis.hmget(keys.meta(match), "game", "listed")
+        if listed is not None:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(keys.lobby(), listed)
+            pipe.zrem(keys.lobby(game.decode()), listed)
+            await pipe.execute()
+
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
         version, seq, data = await self.redis.hmget(keys.state(match), "v", "q", "s")
