@@ -37,9 +37,9 @@ async def test_list_matches_filters_pages_and_hides_private_matches(client):
     """Issue 11 item 6: filters by game and status, pages of page_size in creation order,
     a match refusing spectators is never listed, and a finished match leaves the lobby."""
     before = set((await every_page(client, size=100))[0])
-    tiny = [await client.create_match("tinycards", 2, seed=i) for i in range(5)]
-    private = await client.create_match("tinycards", 2, spectators=False)
-    other = await client.create_match("isayholmes", 3)
+    tiny = [await client.create_match("tinycards", 2, seed=i, spectators=True) for i in range(5)]
+    private = await client.create_match("tinycards", 2)  # refuses spectators by default
+    other = await client.create_match("isayholmes", 3, spectators=True)
     full = tiny[0]
     for i in range(2):
         await client.join(full.name, f"p{i}")
