@@ -40,3 +40,14 @@ def test_typescript_client_plays_every_game_to_the_end():
         assert f"=== {get_game(name).display_name}:" in out
     assert out.count("feed ended: true") == len(game_modules())
     assert "every game played to the end" in out
+
+
+def test_typescript_types_come_from_the_public_protos_alone():
+    """Issue 11 items 1 and 4: `make ts` generates the client's types with buf from the
+    .proto files (clients/ts/buf.gen.yaml, no Python) without the internal rules protos,
+    and the client compiles against them."""
+    built()
+    gen = TS / "src" / "gen" / "parlour"
+    assert (gen / "gateway" / "v1" / "gateway_pb.ts").exists()
+    assert (gen / "games" / "isayholmes" / "v1" / "isayholmes_pb.ts").exists()
+    assert not (gen / "rules").exists()

@@ -22,7 +22,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = "1.75.0"
 PREFIX = ROOT / ".venv" / "buf"
-DEPS = ROOT / ".venv" / "protodeps"
+VALIDATE = Path("third_party") / "protovalidate" / "buf" / "validate" / "validate.proto"
 ACCEPTED = "breaking-accepted.yaml"
 
 
@@ -50,18 +50,6 @@ def sibling(name: str):
     return sys.modules[name]
 
 
-def copy_deps(root: Path = ROOT) -> None:
-    """buf/validate/validate.proto printed from the installed protovalidate into
-    root/.venv/protodeps (google/rpc is vendored in third_party/googleapis; copies an
-    older layout left here are removed)."""
-    validate_proto = sibling("validate_proto")
-    deps = root / DEPS.relative_to(ROOT)
-    shutil.rmtree(deps / "google", ignore_errors=True)
-    validate = deps / validate_proto.NAME
-    validate.parent.mkdir(parents=True, exist_ok=True)
-    validate.write_text(validate_proto.source())
-
-
 def default_against() -> str:
     """The commit this branch started from on main; on main itself (CI's clean clone), the
     commit before HEAD, so the check still compares the newest contracts with older ones."""
@@ -78,8 +66,9 @@ def default_against() -> str:
 
 def export_ref(ref: str, into: Path) -> None:
     """protos/, third_party/ and the accepted breaks as they are at git `ref`, laid out as
-    today's workspace (this buf.yaml; a commit from before googleapis was vendored gets the
-    google/rpc files of the installed googleapis-common-protos), with the shared deps."""
+    today's workspace (this buf.yaml). A commit from before the imports were vendored gets
+    google/rpc from the installed googleapis-common-protos and buf/validate printed from
+    the installed protovalidate."""
     import google.rpc
 
     listed = subprocess.run(
@@ -96,7 +85,10 @@ def export_ref(ref: str, into: Path) -> None:
         rpc.mkdir(parents=True)
         for source in Path(next(iter(google.rpc.__path__))).glob("*.proto"):
             shutil.copy(source, rpc / source.name)
-    copy_deps(into)
+    validate = into / VALIDATE
+    if not validate.exists():
+        validate.parent.mkdir(parents=True)
+        validate.write_text(sibling("validate_proto").source())
 
 
 def accepted_breaks(tree: Path = ROOT) -> list[dict]:
@@ -153,7 +145,6 @@ def template(languages: list[str]) -> str:
 
 def main() -> int:
     command = sys.argv[1:] or ["lint"]
-    copy_deps()
     if command[0] == "breaking":
         return breaking(command[1] if len(command) > 1 else default_against())
     args = [str(buf_binary()), *command]
