@@ -107,6 +107,19 @@ def reflect(address: str, method: str, request: alpha.ServerReflectionRequest):
 
 
 @pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_reflection_serves_the_platform_events(stack, version):
+    """Issue 11 item 1: the events the platform streams beside a game's (a turn timer ran
+    out, an undo, an abandoned seat) resolve by reflection too."""
+    method = f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo"
+    for name in ("TimedOut", "Undone", "Abandoned"):
+        symbol = f"parlour.engine.v1.{name}"
+        answer = reflect(
+            stack.address, method, alpha.ServerReflectionRequest(file_containing_symbol=symbol)
+        )
+        assert answer.HasField("file_descriptor_response"), symbol
+
+
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
 def test_reflection_serves_every_games_messages(stack, version):
     """Issue 11 item 1: reflection (v1 and v1alpha) of the gateway describes the public API
     and every game's Options, Action, Event, View and Catalogue."""

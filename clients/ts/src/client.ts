@@ -6,6 +6,7 @@ import { createRegistry, type DescMessage, type MessageShape } from "@bufbuild/p
 import { anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
 import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { file_parlour_engine_v1_platform } from "./gen/parlour/engine/v1/platform_pb.js";
 import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb.js";
 import { file_parlour_games_houseofhorrors_v1_houseofhorrors } from "./gen/parlour/games/houseofhorrors/v1/houseofhorrors_pb.js";
 import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games/isayholmes/v1/isayholmes_pb.js";
@@ -24,8 +25,10 @@ import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb.js";
 
 export type * from "./gen/parlour/gateway/v1/gateway_pb.js";
 
-/** Every game message this client knows, to unpack the Any fields of the API. */
+/** Every game message this client knows, and the platform's events (TimedOut, Undone,
+ * Abandoned), to unpack the Any fields of the API. */
 export const registry = createRegistry(
+  file_parlour_engine_v1_platform,
   file_parlour_games_clashofminds_v1_clashofminds,
   file_parlour_games_houseofhorrors_v1_houseofhorrors,
   file_parlour_games_isayholmes_v1_isayholmes,

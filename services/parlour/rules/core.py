@@ -141,7 +141,8 @@ class RulesCore:
         return info
 
     def files(self) -> list[descriptor_pb2.FileDescriptorProto]:
-        """The game's proto files and their imports, dependencies first."""
+        """The game's proto files and their imports, then the platform's events (TimedOut,
+        Undone, Abandoned: they stream with the game's), dependencies first."""
         ordered: dict[str, descriptor_pb2.FileDescriptorProto] = {}
 
         def visit(file) -> None:
@@ -157,6 +158,7 @@ class RulesCore:
         for message in (g.options_type, g.action_type, g.event_type, g.view_type):
             visit(message.DESCRIPTOR.file)
         visit(type(g.catalogue()).DESCRIPTOR.file)
+        visit(Undone.DESCRIPTOR.file)
         return list(ordered.values())
 
     def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
