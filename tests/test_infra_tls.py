@@ -22,14 +22,6 @@ from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
 NAME = [("grpc.ssl_target_name_override", RULES_SERVER_NAME)]
 
 
-class TlsClient(GatewayClient):
-    """The SDK's client over a TLS channel."""
-
-    def __init__(self, address: str, credentials: grpc.ChannelCredentials) -> None:
-        self.channel = grpc.aio.secure_channel(address, credentials)
-        self.stub = gw_grpc.GatewayServiceStub(self.channel)
-
-
 def describe(channel: grpc.Channel) -> rules_pb2.DescribeGameResponse:
     stub = rules_service_pb2_grpc.RulesServiceStub(channel)
     return stub.DescribeGame(rules_pb2.DescribeGameRequest(), timeout=5)
@@ -86,13 +78,13 @@ def test_item14_rules_port_serves_the_gateway_certificate(stack):
 
 
 async def test_item14_public_port_speaks_tls_and_matches_play_through_mutual_tls(stack):
-    """With PARLOUR_TLS_CERT/KEY the public port is TLS-only; a match played through it
-    reaches the rules service over mutual TLS."""
+    """With PARLOUR_TLS_CERT/KEY the public port is TLS-only; a match played through it with
+    the SDK's TLS credentials (issue 11 item 5) reaches the rules service over mutual TLS."""
     with grpc.insecure_channel(stack.address) as channel, pytest.raises(grpc.RpcError) as plain:
         gw_grpc.GatewayServiceStub(channel).ListGames(gw.ListGamesRequest(), timeout=5)
     assert plain.value.code() == grpc.StatusCode.UNAVAILABLE
     credentials = grpc.ssl_channel_credentials(root_certificates=read(stack.pki.ca))
-    async with TlsClient(stack.address, credentials) as client:
+    async with GatewayClient(stack.address, credentials=credentials) as client:
         match = await client.create_match("tinycards", 2, seed=3)
         player = await client.join(match.name, "p0")
         response = await player.submit((await player.actions()).actions[0])
