@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from parlour.client import GatewayClient
+from parlour.client import Backoff, GatewayClient
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.store.server import EmbeddedRedis
 from stack import running_stack
@@ -12,10 +12,12 @@ from stack import running_stack
 
 async def test_item19_a_play_session_refused_on_open_reports_the_server_status():
     """Item 19: with storage down the gateway refuses Play on open with UNAVAILABLE, and
-    the SDK reports exactly that, even with actions already queued on the session."""
+    the SDK reports exactly that, even with actions already queued on the session (once
+    its reconnection attempts, one here, are spent)."""
     with EmbeddedRedis() as redis:
         async with running_stack(redis.url) as (address, _):
-            async with GatewayClient(address) as client:
+            once = Backoff(initial=0.001, maximum=0.001, attempts=1)
+            async with GatewayClient(address, backoff=once) as client:
                 match = await client.create_match("tinycards", 2)
                 seat = await client.join(match.name, "a")
                 redis.stop()
