@@ -22,7 +22,7 @@ from parlour.games.murdercastle.cubes import (
     unloading,
 )
 from parlour.games.murdercastle.pieces import move_player, reveal_tile
-from parlour.games.murdercastle.stack import Out, pop, public, push
+from parlour.games.murdercastle.stack import Out, clockwise, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 MOVES = {pb.ACTION_TILE_MOVE_ONE: 1, pb.ACTION_TILE_MOVE_ONE_CROWD: 1, pb.ACTION_TILE_MOVE_TWO: 2}
@@ -283,7 +283,7 @@ def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
     state.selections += 1
     pop(state)
     out.append(public(pb.Event(selected=pb.TileSelected(seat=seat, tile=tile))))
-    order = [(seat + i) % state.seats for i in range(state.seats)]
+    order = clockwise(state, seat)
     state.to_act.extend(order[:1] if tile == pb.ACTION_TILE_MOVE_HOLMES else order)
 
 

@@ -308,14 +308,20 @@ STEPS = {
 }
 
 
+def fake_count(state: pb.State) -> int:
+    """Fake Evidence cubes in the Fake Evidence Bag, the Evidence Bag, the wheel and the rooms."""
+    fake = state.fake_supply + state.bag.fake + sum(g.fake for g in state.gondolas)
+    return fake + sum(safe.fake for tile in state.tiles for safe in tile.safes)
+
+
+def check_unused(state: pb.State) -> None:
+    """Without Automa or Play as Holmes: no Fake Evidence and no Holmes' decks."""
+    assert fake_count(state) == 0 and not state.automa_deck and not state.destruction_deck
+
+
 def check(state: pb.State) -> None:
     """Conservation of Fake Evidence and of the Automa and Destruction decks."""
-    fake = state.fake_supply + state.bag.fake + sum(g.fake for g in state.gondolas)
-    fake += sum(safe.fake for tile in state.tiles for safe in tile.safes)
-    if not on(state):
-        assert fake == 0 and not state.automa_deck and not state.destruction_deck
-        return
-    assert fake == data().raw["fake_cubes"], "Fake Evidence not conserved"
+    assert fake_count(state) == data().raw["fake_cubes"], "Fake Evidence not conserved"
     deck = sorted([*state.automa_deck, *state.automa_discard])
     assert deck == deck_cards(data().cards, level(state.options)), "Automa cards not conserved"
     cards = sorted([*state.destruction_deck, *state.destruction_discard])

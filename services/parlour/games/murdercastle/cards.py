@@ -4,7 +4,7 @@ Draw an Event Card; Event Card Overview)."""
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa
+from parlour.games.murdercastle import automa, play_as_holmes
 from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.catalogue import EventKind, catalogue
 from parlour.games.murdercastle.defence import DEFENCES, gasping
@@ -66,10 +66,20 @@ def playable(state: pb.State, seat: int, card: int, frame: pb.Frame | None = Non
     kind = kind_of(card)
     if kind.kind in DEFENCES:
         return False
+    if kind.kind == "holmes_alerted_keep" and _evading(state):
+        return False
     if kind.kind == "liquid_courage":
         return (frame is not None and frame.action in COURAGE and not frame.courage
                 and not (frame.action == pb.ACTION_TILE_EXPLORE and state.explore_flipped))
     return EFFECTS[kind.kind][0](state, seat)
+
+
+def _evading(state: pb.State) -> bool:
+    """Play as Holmes: the window after Holmes entered a room, where Holmes is Alerted (Keep)
+    "does not help you avoid a Holmes Strike! if Holmes enters your room"."""
+    window = state.frames[-1] if state.frames else None
+    return (play_as_holmes.on(state) and window is not None
+            and window.kind == pb.FRAME_KIND_EVENT_WINDOW and bool(window.place))
 
 
 def plays(state: pb.State, seat: int, frame: pb.Frame | None = None) -> list[pb.Action]:

@@ -162,3 +162,8 @@ def _check(cat: Catalogue) -> None:
     assert len(cat.setup_cards) == 24 and all(sum(c) == 13 for c in cat.setup_cards)
     for card in cat.movement.values():
         assert all(r in cat.rooms for r in card.rooms), card
+
+
+def action_tiles(players: int) -> list[int]:
+    """The Action Tiles in play for this many players: 6, plus the 6-7 player Move into 1 Room."""
+    return sorted(t["tile"] for t in catalogue().rules["action_tiles"] if players >= t["min_seats"])

@@ -14,7 +14,7 @@ from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.defence import DEFENCES
 from parlour.games.murdercastle.pieces import reveal_tile
-from parlour.games.murdercastle.stack import Out, pop, private, public, push
+from parlour.games.murdercastle.stack import Out, investigators, pop, private, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 
@@ -41,7 +41,7 @@ def hoyt_targets(state: pb.State, seat: int) -> list[int]:
     """Players Hoyt can trade with (he needs a card, they need one)."""
     if not state.players[seat].keep:
         return []
-    return [s for s in range(state.seats) if s != seat and state.players[s].keep]
+    return [s for s in investigators(state) if s != seat and state.players[s].keep]
 
 
 def jonah_choices(state: pb.State, seat: int) -> list[int]:
@@ -118,7 +118,7 @@ def _abraham(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if frame.count == 0:
         frame.count = 1
         push(state, pb.FRAME_KIND_CHOOSE_SEAT, seat,
-             seats=[s for s in range(state.seats) if s != seat])
+             seats=[s for s in investigators(state) if s != seat])
         return
     pop(state)
     state.players[seat].top_hat = 1

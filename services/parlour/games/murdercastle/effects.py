@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa, holmes, second_story
+from parlour.games.murdercastle import automa, holmes, play_as_holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import FAKE, collectable, move, present, total, unloading
@@ -23,7 +23,16 @@ from parlour.games.murdercastle.defence import (
     may_be_asked,
 )
 from parlour.games.murdercastle.pieces import move_player
-from parlour.games.murdercastle.stack import NOBODY, Out, key_order, pop, public, push
+from parlour.games.murdercastle.stack import (
+    NOBODY,
+    Out,
+    holmes_seat,
+    investigators,
+    key_order,
+    pop,
+    public,
+    push,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 
@@ -32,9 +41,11 @@ def step_effect(state: pb.State, frame: pb.Frame, out: Out) -> None:
     EFFECTS[catalogue().event(frame.card).kind][1](state, frame, out)
 
 
-def _choose_place(state: pb.State, frame: pb.Frame, places: list[int]) -> None:
+def _choose_place(state: pb.State, frame: pb.Frame, places: list[int],
+                  chooser: int | None = None) -> None:
     frame.count += 1
-    push(state, pb.FRAME_KIND_CHOOSE_PLACE, frame.source, card=frame.card, places=places)
+    push(state, pb.FRAME_KIND_CHOOSE_PLACE, frame.source if chooser is None else chooser,
+         card=frame.card, places=places)
 
 
 def _choose_seat(state: pb.State, frame: pb.Frame, seats: list[int]) -> None:
@@ -49,7 +60,7 @@ def _choose_colour(state: pb.State, frame: pb.Frame, colours: list[int]) -> None
 
 def _others_in_room(state: pb.State, seat: int) -> list[int]:
     place = state.players[seat].place
-    return [s for s in range(state.seats) if s != seat and state.players[s].place == place]
+    return [s for s in investigators(state) if s != seat and state.players[s].place == place]
 
 
 def _always(state: pb.State, seat: int) -> bool:
@@ -113,14 +124,17 @@ def _alerted_now(state: pb.State, frame: pb.Frame, out: Out) -> None:
         pop(state)
         holmes.enter(state, state.players[frame.source].place, NOBODY, out)
         return
+    playing_holmes = play_as_holmes.on(state)  # "Holmes chooses which room to move to"
     if frame.count == 0:
-        _choose_place(state, frame, alert_rooms(state))
+        _choose_place(state, frame, alert_rooms(state),
+                      holmes_seat(state) if playing_holmes else None)
         return
     room = frame.places[0]
     if frame.count == 1:
         frame.count = 2
         frame.seats.extend(s for s in key_order(state)
-                           if s != frame.source and state.players[s].place == room)
+                           if (playing_holmes or s != frame.source)
+                           and state.players[s].place == room)
     while frame.seats and not frame.cancelled:
         if ask_defence(state, frame, frame.seats.pop(0), "play_now"):
             return
@@ -177,9 +191,12 @@ def _pathway(state: pb.State, frame: pb.Frame, out: Out) -> None:
 
 
 # Trapdoor
-def trapdoor_rooms(state: pb.State) -> list[int]:
-    """Rooms with evidence and no Trapdoor yet (not the Pharmacy), while a token is left."""
-    if len(state.trapdoors) >= catalogue().rules["trapdoor_tokens"]:
+def trapdoor_rooms(state: pb.State, deathtrap: bool = False) -> list[int]:
+    """Rooms with evidence and no Trapdoor or Deathtrap yet (not the Pharmacy), while a token of
+    the kind is left."""
+    tokens = (play_as_holmes.panel().raw["deathtraps"] if deathtrap
+              else catalogue().rules["trapdoor_tokens"])
+    if sum(t.deathtrap == deathtrap for t in state.trapdoors) >= tokens:
         return []
     castle = Castle(state)
     taken = {t.room for t in state.trapdoors} | {t.landing for t in state.trapdoors}
@@ -258,15 +275,17 @@ def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | N
     landing = trap.landing if trap is not None else second_story.built_in_trapdoor(state, place)
     if landing is None:
         return
+    deathtrap = trap is not None and trap.deathtrap
     if frame is not None and state.players[seat].place == place:
         if frame.courage and frame.count:
             frame.courage = False  # Liquid Courage: a second cube before falling
             frame.count = 1
             frame.place = landing
+            frame.deathtrap = deathtrap
         else:
             frame.count = 0
             frame.place = 0
-            push(state, pb.FRAME_KIND_FALL, seat, place=landing)
+            push(state, pb.FRAME_KIND_FALL, seat, place=landing, deathtrap=deathtrap)
     if trap is not None and not total(Castle(state).safe(place)):
         remove_trapdoor(state, place, out)
 
@@ -274,7 +293,7 @@ def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | N
 def fall_if_pending(state: pb.State, act: pb.Frame) -> None:
     """An action ending after a Trapdoor collection (Liquid Courage) ends with the fall."""
     if act.place:
-        push(state, pb.FRAME_KIND_FALL, act.seat, place=act.place)
+        push(state, pb.FRAME_KIND_FALL, act.seat, place=act.place, deathtrap=act.deathtrap)
 
 
 def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
@@ -283,7 +302,8 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
         frame.started = True
         here = state.players[frame.seat].place
         built_in = second_story.built_in_trapdoor(state, here) is not None
-        category = "five_door" if built_in or frame.card else "room"
+        # Disarm a Trapdoor answers the 5-Door Room, Automa's Trapdoor and a Deathtrap
+        category = "five_door" if built_in or frame.card or frame.deathtrap else "room"
         if may_be_asked(state, frame.seat, category):
             push(state, pb.FRAME_KIND_DEFEND, frame.seat, card=TRAPDOOR_FALL, source=frame.seat,
                  tile=category_code(category))
@@ -291,7 +311,10 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
     if frame.cancelled or frame.place == state.holmes:
         return
-    move_player(state, frame.seat, frame.place, "trapdoor", out)
+    move_player(state, frame.seat, frame.place, "deathtrap" if frame.deathtrap else "trapdoor",
+                out)
+    if frame.deathtrap:
+        play_as_holmes.track(state, frame.seat, "deathtrap", out)
 
 
 # Peephole
@@ -299,7 +322,7 @@ def peephole_rooms(state: pb.State, seat: int) -> list[int]:
     """Adjacent rooms with another player and a cube this seat can still collect."""
     castle = Castle(state)
     board = state.players[seat].board
-    occupied = {state.players[s].place for s in range(state.seats) if s != seat}
+    occupied = {state.players[s].place for s in investigators(state) if s != seat}
     return [p for p in castle.adjacent(state.players[seat].place)
             if p in occupied and any(collectable(state, board, c)
                                      for c in present(castle.safe(p)))]
@@ -374,7 +397,7 @@ def _pickpocket(state: pb.State, frame: pb.Frame, out: Out) -> None:
 # Snitch
 def snitch_targets(state: pb.State, seat: int) -> list[int]:
     """Players Holmes could be sent to (not in the Pharmacy, not already with him)."""
-    return [s for s in range(state.seats) if s != seat
+    return [s for s in investigators(state) if s != seat
             and state.players[s].place not in (place_of(PHARMACY), state.holmes)]
 
 

@@ -19,14 +19,27 @@ from parlour.games.murdercastle import (
     defence,
     effects,
     holmes,
+    play_as_holmes,
     second_story,
 )
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
+from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.cubes import complete, needed, total
 from parlour.games.murdercastle.pieces import move_player
-from parlour.games.murdercastle.setup import action_tiles, selections_per_round
-from parlour.games.murdercastle.stack import Out, key_order, pop, private, public, push, top
+from parlour.games.murdercastle.setup import selections_per_round
+from parlour.games.murdercastle.stack import (
+    Out,
+    clockwise,
+    holmes_seat,
+    investigators,
+    key_order,
+    pop,
+    private,
+    public,
+    push,
+    top,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 Options = Callable[[pb.State, pb.Frame, int], list[pb.Action]]
@@ -46,7 +59,8 @@ REASONS = {
     "play": "CARD_NOT_PLAYABLE", "discard": "CARD_NOT_IN_HAND", "hide": "NOT_HIDING_NOW",
     "ability": "ABILITY_NOT_AVAILABLE", "pick": "TILE_NOT_IN_PILE",
     "turn_wheel": "BONUS_NOT_AVAILABLE", "give": "CARD_NOT_IN_HAND",
-    "potion": "POTION_NOT_ON_SHELF",
+    "potion": "POTION_NOT_ON_SHELF", "panel": "PLACEHOLDER_NOT_OPEN",
+    "assign": "CARD_NOT_ASSIGNABLE",
 }
 
 
@@ -152,7 +166,13 @@ def _may_play(state: pb.State, seat: int) -> bool:
 
 def _won(state: pb.State, out: Out) -> bool:
     """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning); in
-    Automa Holmes wins once the board holds all 5 Holmes Strikes!."""
+    Automa Holmes wins once the board holds all 5 Holmes Strikes!, in Play as Holmes the Holmes
+    seat wins once the Holmes Tracker reaches 10."""
+    if play_as_holmes.holmes_wins(state):
+        state.holmes_won = True
+        state.winner = holmes_seat(state) + 1
+        _finish(state, (holmes_seat(state),), "Holmes won: the Holmes Tracker reached 10", out)
+        return True
     if automa.holmes_wins(state):
         state.holmes_won = True
         _finish(state, (), "Holmes won: the Evidence Board holds all 5 Holmes Strikes!", out)
@@ -179,9 +199,11 @@ def _finish(state: pb.State, winners: tuple[int, ...], reason: str, out: Out) ->
 
 
 def leaders(state: pb.State) -> tuple[int, ...]:
-    """Seats with the most evidence collected, fewest strikes breaking ties."""
-    best = max((total(p.board), -p.strikes) for p in state.players)
-    return tuple(s for s, p in enumerate(state.players) if (total(p.board), -p.strikes) == best)
+    """Investigators with the most evidence collected, fewest strikes breaking ties."""
+    rank = {s: (total(state.players[s].board), -state.players[s].strikes)
+            for s in investigators(state)}
+    best = max(rank.values())
+    return tuple(s for s, r in rank.items() if r == best)
 
 
 def _step_effect(state: pb.State, frame: pb.Frame, out: Out) -> None:
@@ -203,9 +225,10 @@ def _drive(state: pb.State, out: Out) -> None:
         if seats:
             push(state, pb.FRAME_KIND_EVENT_WINDOW, seats[0], seats=seats)
         return
-    if state.selections < selections_per_round(state.seats):
+    players = key_order(state)
+    if state.selections < selections_per_round(len(players)):
         actions.maybe_flip(state, out)
-        push(state, pb.FRAME_KIND_SELECT_TILE, (state.key + state.selections) % state.seats)
+        push(state, pb.FRAME_KIND_SELECT_TILE, players[state.selections % len(players)])
         return
     push(state, pb.FRAME_KIND_END_ROUND, state.key)
     holmes.reveal(state, state.key, False, out)
@@ -227,10 +250,10 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
     second_story.refill_shelf(state, out)
     state.round += 1
-    state.key = (state.key + 1) % state.seats
+    state.key = clockwise(state, (state.key + 1) % state.seats)[0]
     state.selections = 0
     del state.tiles_open[:]
-    state.tiles_open.extend(action_tiles(state.seats))
+    state.tiles_open.extend(action_tiles(len(investigators(state))))
     out.append(public(pb.Event(round_ended=pb.RoundEnded(round=state.round, key=state.key))))
     limit = state.options.round_limit
     if limit and state.round >= limit:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa, second_story
+from parlour.games.murdercastle import automa, play_as_holmes, second_story
 from parlour.games.murdercastle.board import Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
@@ -11,6 +11,7 @@ from parlour.games.murdercastle.stack import (
     NOBODY,
     Out,
     below,
+    holmes_seat,
     key_order,
     pop,
     public,
@@ -29,6 +30,10 @@ def _draw_card(state: pb.State, seat: int, out: Out) -> int:
             rng.shuffle(state.holmes_deck)
         out.append(public(pb.Event(reshuffled=pb.HolmesReshuffled(size=len(state.holmes_deck)))))
     card = state.holmes_deck.pop()
+    printed = catalogue().movement[card]
+    for i, other in enumerate(state.holmes_deck):  # identical copies: always the first id
+        if other < card and catalogue().movement[other] == printed:
+            state.holmes_deck[i], card = card, other
     state.holmes_discard.append(card)
     state.holmes_revealed += 1
     out.append(public(pb.Event(holmes_card=pb.HolmesRevealed(seat=seat, card=card))))
@@ -55,11 +60,13 @@ def destinations(state: pb.State, rooms: tuple[int, ...]) -> list[int]:
     return found
 
 
-def decider(state: pb.State, revealer: int) -> int:
-    """The seat that makes Holmes' choices: in the standard game, whoever revealed the card.
-
-    This is the seam for Play as Holmes (the Holmes player's seat) and Automa.
-    """
+def decider(state: pb.State, revealer: int, aimed: bool = True) -> int:
+    """The seat that makes Holmes' choices: whoever revealed the card; in Play as Holmes the
+    Holmes seat ("The player playing as Holmes chooses Holmes' movement"), except for a card
+    an investigator reveals to move him (`aimed` False: Holmes is Alerted (Keep) "allows
+    players to move Holmes")."""
+    if play_as_holmes.on(state) and aimed:
+        return holmes_seat(state)
     return revealer
 
 
@@ -82,7 +89,7 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = Tru
     if aimed and automa.on(state):
         options = automa.targets(state, options)
     if len(options) > 1:
-        push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, seat), places=options,
+        push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, seat, aimed), places=options,
              escape_ready=escape, source=seat)
     elif options:
         enter(state, options[0], seat if escape else NOBODY, out)
@@ -173,9 +180,14 @@ def escaped(state: pb.State) -> None:
 
 
 def hide_pending(state: pb.State, frame: pb.Frame) -> list[int]:
-    """Hiders in the Whitechapel Suite who still owe their secret choice."""
-    return [s for s in frame.seats if exposed(state, s, frame.place)
-            and state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
+    """Hiders in the Whitechapel Suite who still owe their secret choice, and the Holmes seat
+    (Play as Holmes), who chooses his spot at the same time."""
+    hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
+    found = [s for s in hiders if state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
+    holmes = holmes_seat(state)
+    if hiders and play_as_holmes.on(state) and not state.players[holmes].hiding:
+        found = sorted([*found, holmes])
+    return found
 
 
 def exposed(state: pb.State, seat: int, place: int) -> bool:
@@ -187,8 +199,12 @@ def exposed(state: pb.State, seat: int, place: int) -> bool:
 def reveal_hiding(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Everyone has hidden: reveal, and spare those who chose a different spot from Holmes."""
     hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
-    with state_rng(state) as rng:
-        holmes_spot = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
+    if play_as_holmes.on(state):
+        holmes_spot = state.players[holmes_seat(state)].hiding
+        state.players[holmes_seat(state)].hiding = pb.HIDING_SPOT_UNSPECIFIED
+    else:  # "choose any player to randomly select a side of the Token for Holmes"
+        with state_rng(state) as rng:
+            holmes_spot = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
     spots = [state.players[s].hiding for s in hiders]
     out.append(public(pb.Event(hiding=pb.HidingRevealed(holmes=holmes_spot, spots=spots,
                                                         seats=hiders))))
@@ -218,6 +234,7 @@ def strike(state: pb.State, seat: int, out: Out) -> None:
     if extra is None:
         return
     progression = catalogue().rules["strike_progression"]
+    play_as_holmes.track(state, seat, "strike", out)
     player.strikes += 1
     drop = progression[min(player.strikes, len(progression)) - 1] - player.top_hat + extra
     player.top_hat = 0

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import automa, flow, reference, second_story, views
+from parlour.games.murdercastle import automa, flow, play_as_holmes, reference, second_story, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
+from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Rounds each test configuration plays before the most evidence wins (Variant: short game).
@@ -19,6 +20,8 @@ TEST_ROUNDS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1}
 SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
 #: The same for Automa, at every difficulty.
 AUTOMA_ROUNDS = 4
+#: The same for Play as Holmes (2 rounds where the cards unlocked from the start can act).
+PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
 CUBES = [catalogue().rules["cubes_per_colour"]] * len(COLOURS)
 DECISION_NAMES = {
     value: name.removeprefix("FRAME_KIND_").lower() for name, value in pb.FrameKind.items()
@@ -46,8 +49,12 @@ class MurderCastle(Game):
         return pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER) if seats == 1 else pb.Options()
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
-        """Automa takes 1 seat, every other mode 2 to 7."""
-        return (1, 1) if options.automa else (MIN_SEATS, MAX_SEATS)
+        """Automa takes 1 seat, Play as Holmes 4 to 7, every other mode 2 to 7."""
+        if options.automa:
+            return (1, 1)
+        if play_as_holmes.playing(options):
+            return play_as_holmes.seat_range()
+        return (MIN_SEATS, MAX_SEATS)
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
         state = new_state(options, seats, seed)
@@ -72,9 +79,14 @@ class MurderCastle(Game):
     def outcome(self, state: pb.State) -> Outcome | None:
         if not state.finished:
             return None
-        scores = tuple(total(p.board) for p in state.players)
-        if state.winner:
-            winners: tuple[int, ...] = (state.winner - 1,)
+        holmes = holmes_seat(state)  # Play as Holmes: his score is the Holmes Tracker
+        scores = tuple(state.holmes_tracker if s == holmes else total(p.board)
+                       for s, p in enumerate(state.players))
+        if state.holmes_won and play_as_holmes.on(state):
+            winners: tuple[int, ...] = (holmes,)
+            summary = f"Holmes (seat {holmes}) won: the Holmes Tracker reached 10"
+        elif state.winner:
+            winners = (state.winner - 1,)
             summary = f"seat {state.winner - 1} escaped the castle with all the evidence"
         elif state.holmes_won:
             winners = ()
@@ -105,7 +117,12 @@ class MurderCastle(Game):
         movement = sorted([*state.holmes_deck, *state.holmes_discard])
         assert movement == second_story.movement(state.options), "Holmes' Movement cards lost"
         second_story.check(state)
-        automa.check(state)
+        if automa.on(state):
+            automa.check(state)
+        elif play_as_holmes.on(state):
+            play_as_holmes.check(state)
+        else:
+            automa.check_unused(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)
@@ -118,6 +135,10 @@ class MurderCastle(Game):
                     for n in range(MIN_SEATS, MAX_SEATS + 1)]
         configs += [(pb.Options(automa=level, round_limit=AUTOMA_ROUNDS), 1)
                     for level in automa.LEVELS]
+        low, high = play_as_holmes.seat_range()
+        configs += [(pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=(n - 1) * (n % 2)),
+                                round_limit=PLAY_AS_HOLMES_ROUNDS[n]), n)
+                    for n in range(low, high + 1)]
         return configs
 
     def catalogue(self) -> pb.Catalogue:

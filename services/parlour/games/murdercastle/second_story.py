@@ -25,13 +25,13 @@ SHELF = (pb.POTION_TONIC, pb.POTION_H2O, pb.POTION_H2O, pb.POTION_SNAKE_OIL, pb.
 
 
 def on(state: pb.State) -> bool:
-    """Whether the match plays The 2nd Story (Automa includes it)."""
+    """Whether the match plays The 2nd Story (Automa and Play as Holmes include it)."""
     return playing(state.options)
 
 
 def playing(options: pb.Options) -> bool:
     """Whether these options play The 2nd Story."""
-    return options.second_story or bool(options.automa)
+    return options.second_story or bool(options.automa) or options.HasField("play_as_holmes")
 
 
 def pile(options: pb.Options) -> list[int]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import automa, second_story
+from parlour.games.murdercastle import automa, play_as_holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
-from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.catalogue import action_tiles, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -19,15 +19,9 @@ CHARACTERS = (
 )
 
 
-def action_tiles(seats: int) -> list[int]:
-    """The Action Tiles in play: 6, plus the 6-7 player Move into 1 Room."""
-    tiles = [t["tile"] for t in catalogue().rules["action_tiles"] if seats >= t["min_seats"]]
-    return sorted(tiles)
-
-
-def selections_per_round(seats: int) -> int:
+def selections_per_round(players: int) -> int:
     """Action Tiles selected in a round: one each, two each in a 2-player or Automa game."""
-    return 2 * seats if seats <= 2 else seats
+    return 2 * players if players <= 2 else players
 
 
 def check_options(options: pb.Options, seats: int) -> list[int]:
@@ -36,7 +30,9 @@ def check_options(options: pb.Options, seats: int) -> list[int]:
         raise InvalidOptions("automa", f"no Automa difficulty {options.automa}")
     if options.automa and seats != 1:
         raise InvalidOptions("seats", f"Automa is played by 1 seat, not {seats}")
-    if not options.automa and not MIN_SEATS <= seats <= MAX_SEATS:
+    if play_as_holmes.playing(options):
+        play_as_holmes.check_options(options, seats)
+    elif not options.automa and not MIN_SEATS <= seats <= MAX_SEATS:
         raise InvalidOptions("seats", f"Murder Castle takes 2 to 7 seats, not {seats}")
     if options.first_seat >= seats:
         raise InvalidOptions("first_seat",
@@ -49,9 +45,11 @@ def check_options(options: pb.Options, seats: int) -> list[int]:
     if chosen:
         if len(chosen) != seats:
             raise InvalidOptions("characters", f"name one character per seat ({seats})")
-        if len(set(chosen)) != seats or pb.CHARACTER_UNSPECIFIED in chosen:
+        if play_as_holmes.playing(options):
+            del chosen[options.play_as_holmes.seat]
+        if len(set(chosen)) != len(chosen) or pb.CHARACTER_UNSPECIFIED in chosen:
             raise InvalidOptions("characters", "each seat needs a different character")
-        if pb.CHARACTER_GUEST in chosen and seats < MAX_SEATS:
+        if pb.CHARACTER_GUEST in chosen and len(chosen) < MAX_SEATS:
             raise InvalidOptions("characters", "the Hotel Guest only fills a 7th seat")
     return chosen
 
@@ -64,10 +62,13 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
     state = pb.State(seats=seats, rng=Rng.from_seed(seed).state, options=options)
     state.bag.CopyFrom(pb.Cubes(counts=[rules["cubes_per_colour"]] * len(COLOURS)))
     with state_rng(state) as rng:
+        players = seats - play_as_holmes.playing(options)
         if not chosen:
             pool = list(CHARACTERS)
             rng.shuffle(pool)
-            chosen = pool[:seats] if seats <= len(pool) else [*pool, pb.CHARACTER_GUEST]
+            chosen = pool[:players] if players <= len(pool) else [*pool, pb.CHARACTER_GUEST]
+        if play_as_holmes.playing(options):  # the Holmes seat: no character, no room
+            chosen.insert(options.play_as_holmes.seat, pb.CHARACTER_UNSPECIFIED)
         for start in cat.start:
             room = cat.rooms[start.number]
             tile = state.tiles.add(tile=start.number, x=start.x, y=start.y, level=start.level)
@@ -79,6 +80,9 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
         setup_cards = list(cat.setup_cards)
         rng.shuffle(setup_cards)
         for seat, character in enumerate(chosen):
+            if not character:
+                state.players.add(board=empty())
+                continue
             board = pb.Cubes(counts=setup_cards[seat])
             for i, n in enumerate(board.counts):
                 state.bag.counts[i] -= n
@@ -104,5 +108,8 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
         automa.setup(state)
     state.holmes = place_of(HOLMES_START)
     state.key = options.first_seat
-    state.tiles_open.extend(action_tiles(seats))
+    if play_as_holmes.playing(options):
+        play_as_holmes.setup(state)
+        state.key = play_as_holmes.first_key(state)
+    state.tiles_open.extend(action_tiles(players))
     return state

@@ -49,6 +49,25 @@ def private(seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
     return [Emitted(twin, hidden_from=frozenset(seats)), Emitted(secret, to=frozenset(seats))]
 
 
+def holmes_seat(state: pb.State) -> int:
+    """The seat playing Holmes (Play as Holmes), else NOBODY."""
+    options = state.options
+    return options.play_as_holmes.seat if options.HasField("play_as_holmes") else NOBODY
+
+
+def investigators(state: pb.State) -> list[int]:
+    """The seats with a character on the castle: every seat but the Holmes seat."""
+    holmes = holmes_seat(state)
+    return [s for s in range(state.seats) if s != holmes]
+
+
+def clockwise(state: pb.State, seat: int) -> list[int]:
+    """Investigators clockwise starting from `seat` (Holmes is not a "player")."""
+    holmes = holmes_seat(state)
+    order = [(seat + i) % state.seats for i in range(state.seats)]
+    return [s for s in order if s != holmes]
+
+
 def key_order(state: pb.State) -> list[int]:
-    """Seats in clockwise order starting from the Skeleton Key."""
-    return [(state.key + i) % state.seats for i in range(state.seats)]
+    """Investigators in clockwise order starting from the Skeleton Key."""
+    return clockwise(state, state.key)

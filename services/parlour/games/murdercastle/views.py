@@ -5,7 +5,7 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
-from parlour.games.murdercastle import automa
+from parlour.games.murdercastle import automa, play_as_holmes
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import colour_name, needed
@@ -72,12 +72,14 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         shown.places.MergeFrom(frame.places)
     if _peeking(state, seat):
         out.peeked.extend(state.room_pile)
+    play_as_holmes.view_into(state, seat, out)
     return out
 
 
 def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     """A copy that differs only in what `seat` cannot see: pile and deck orders, others' hands
-    and hiding spots, the face-down potions of the Laboratory Shelf."""
+    and hiding spots (Holmes' too), the face-down potions of the Laboratory Shelf, and which
+    unlocked Holmes' Action Cards lie face down on which tile."""
     other = copy_message(state)
     if not _peeking(state, seat):
         rng.shuffle(other.room_pile)
@@ -92,6 +94,7 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     rng.shuffle(other.holmes_deck)
     rng.shuffle(other.automa_deck)
     rng.shuffle(other.destruction_deck)
+    play_as_holmes.resample(other, seat, rng)
     hidden = [s for s in range(state.seats) if s != seat]
     pool = list(other.event_deck)
     for s in hidden:

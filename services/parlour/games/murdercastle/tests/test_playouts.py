@@ -53,3 +53,20 @@ def test_full_length_automa_games_end_by_an_escape_or_five_strikes(level):
         assert state is not None and state.finished
         assert bool(state.winner) != state.holmes_won
         assert GAME.outcome(state).winners == ((0,) if state.winner else ())
+
+
+@pytest.mark.parametrize("seats", range(4, MAX_SEATS + 1))
+def test_full_length_play_as_holmes_games_end_by_an_escape_or_the_tracker(seats):
+    """Play as Holmes at 4 to 7 seats, the Holmes seat first, last or between, played to the
+    end: an investigator escapes or the Holmes Tracker reaches 10 and the Holmes seat wins
+    (Rulebook: Play as Holmes Winning)."""
+    for seed in range(GAMES * 3):
+        holmes = (seed * 2) % seats
+        options = pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=holmes))
+        record = play_random(GAME, options, seats, seed, deep=seed == 0 or DEEP)
+        state = record.final
+        assert state is not None and state.finished and state.winner
+        outcome = GAME.outcome(state)
+        assert outcome.winners == (state.winner - 1,)
+        assert state.holmes_won == (state.winner - 1 == holmes)
+        assert state.holmes_won == (state.holmes_tracker >= 10)

@@ -1,0 +1,262 @@
+"""Play as Holmes, switched on by `Options.play_as_holmes` (Rulebook: Play as Holmes): one seat
+plays Holmes against every other seat, with The 2nd Story, the Evidence Destruction deck, Fake
+Evidence and the Holmes' Action Cards of Automa.
+
+The Holmes seat has a `Player` entry like every seat (so seat numbers stay indices) but no
+character, no room (place 0) and no Evidence Board; `stack.key_order` and
+`stack.investigators` leave it out. This module holds the mode's state rules: the Holmes
+Tracker, the Control Panel, the unlocked supply and the cards face down on Action Tiles.
+Resolving a card is `holmes_cards.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from parlour.engine.game import InvalidOptions
+from parlour.engine.rng import Rng, state_rng
+from parlour.games.murdercastle import automa
+from parlour.games.murdercastle.catalogue import DATA, action_tiles
+from parlour.games.murdercastle.stack import Out, holmes_seat, investigators, private, public
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The Holmes' Control Panel and the Play as Holmes deck (data/play_as_holmes.json)."""
+
+    names: tuple[str, ...]
+    sections: tuple[tuple[int, ...], ...]
+    needs: dict[int, tuple[int, ...]]
+    start: tuple[int, ...]
+    deck: tuple[int, ...]
+    raw: dict
+
+    def slot(self, name: str) -> int:
+        """A placeholder's slot number from its printed name ("1a" …)."""
+        return self.names.index(name) + 1
+
+
+@cache
+def panel() -> Panel:
+    """The Control Panel layout and the 13 Play as Holmes cards, loaded and checked once."""
+    raw = json.loads((DATA / "play_as_holmes.json").read_text())
+    names = tuple(n for section in raw["sections"] for n in section["slots"])
+    sections = tuple(tuple(names.index(n) + 1 for n in s["slots"]) for s in raw["sections"])
+    copies = {}
+    for card, info in sorted(automa.data().cards.items()):
+        copies.setdefault(info.kind, []).append(card)
+
+    def take(kind: str) -> int:
+        return copies[kind].pop(0)
+
+    start = tuple(take(kind) for kind in raw["start"])
+    needs = {take(c["kind"]): tuple(names.index(n) + 1 for n in c["slots"]) for c in raw["panel"]}
+    deck = tuple(sorted((*start, *needs)))
+    assert len(names) == 12, "12 cube placeholders"
+    assert len(needs) == 11, "11 Holmes' Action Cards can be unlocked"
+    assert len(deck) == len(automa.data().cards) - 10 == 13, "remove the 10 cards"
+    assert sorted(s for slots in needs.values() for s in slots) == list(range(1, 13))
+    return Panel(names, sections, needs, start, deck, raw)
+
+
+def on(state: pb.State) -> bool:
+    """Whether the match plays Play as Holmes."""
+    return playing(state.options)
+
+
+def playing(options: pb.Options) -> bool:
+    """Whether these options play Play as Holmes."""
+    return options.HasField("play_as_holmes")
+
+
+def seat_range() -> tuple[int, int]:
+    """"A minimum of 4 players … up to a maximum of 7 players with 1 of the players playing as
+    Holmes"."""
+    raw = panel().raw
+    return raw["min_seats"], raw["max_seats"]
+
+
+def check_options(options: pb.Options, seats: int) -> None:
+    """Refuse options that cannot play Play as Holmes."""
+    low, high = seat_range()
+    if options.automa:
+        raise InvalidOptions("play_as_holmes", "Play as Holmes is not an Automa game")
+    if not low <= seats <= high:
+        raise InvalidOptions("seats", f"Play as Holmes takes {low} to {high} seats, not {seats}")
+    if options.play_as_holmes.seat >= seats:
+        raise InvalidOptions("play_as_holmes",
+                             f"seat {options.play_as_holmes.seat} is not in a {seats}-seat match")
+    chosen = list(options.characters)
+    if len(chosen) == seats and chosen[options.play_as_holmes.seat] != pb.CHARACTER_UNSPECIFIED:
+        raise InvalidOptions("characters", "the Holmes seat plays no character")
+
+
+def first_key(state: pb.State) -> int:
+    """The first Skeleton Key holder: `first_seat`, or the next investigator clockwise when
+    that is the Holmes seat ("Holmes … will never begin the game nor receive the Skeleton Key")."""
+    first = state.options.first_seat
+    return first if first != holmes_seat(state) else (first + 1) % state.seats
+
+
+def setup(state: pb.State) -> None:
+    """A Fake Evidence cube below the Control Panel as the Holmes Tracker, all Fake Evidence in
+    the Fake Evidence Bag, the Destruction deck with every card, the two cards unlocked from the
+    start in the supply (Rulebook: Play as Holmes: Holmes' Control Panel; Evidence; The Holmes'
+    Action Cards / Automa Deck (Play as Holmes Setup))."""
+    state.fake_supply = automa.data().raw["fake_cubes"] - panel().raw["tracker_cubes"]
+    state.destruction_deck.extend(sorted(automa.data().destruction))
+    with state_rng(state) as rng:
+        rng.shuffle(state.destruction_deck)
+    state.holmes_supply.extend(panel().start)
+
+
+# -- the Holmes Tracker -------------------------------------------------------------------
+def track(state: pb.State, seat: int, reason: str, out: Out) -> None:
+    """Move the Holmes Tracker one step ("each instance a player was issued a Holmes Strike!")."""
+    if not on(state):
+        return
+    state.holmes_tracker += 1
+    out.append(public(pb.Event(tracker=pb.TrackerMoved(tracker=state.holmes_tracker, seat=seat,
+                                                       reason=reason))))
+
+
+def holmes_wins(state: pb.State) -> bool:
+    """"Holmes wins if the Holmes Tracker is moved to 10"."""
+    return on(state) and state.holmes_tracker >= panel().raw["tracker_to_win"]
+
+
+# -- the Control Panel -------------------------------------------------------------------
+def open_slots(state: pb.State) -> list[int]:
+    """Placeholders the next cube may go on: the first empty one of each section, "from top to
+    bottom … and left to right"."""
+    filled = set(state.panel)
+    found = []
+    for section in panel().sections:
+        empty = [s for s in section if s not in filled]
+        if empty:
+            found.append(empty[0])
+    return found
+
+
+def unlocked_by_panel(state: pb.State) -> set[int]:
+    """Cards the Control Panel unlocks now: the two start cards and every card whose
+    placeholders all hold a cube."""
+    filled = set(state.panel)
+    return set(panel().start) | {c for c, slots in panel().needs.items() if set(slots) <= filled}
+
+
+def locked(state: pb.State) -> list[int]:
+    """Cards still to the left of the Control Panel (not unlocked, not removed)."""
+    out_of_box = set(state.holmes_supply) | {t.card for t in state.tile_cards}
+    out_of_box |= {state.after_card} | set(state.holmes_boxed)
+    return [c for c in panel().deck if c not in out_of_box]
+
+
+def place_cube(state: pb.State, slot: int, out: Out) -> None:
+    """The end-of-round cube goes on a placeholder; a card whose placeholders are all filled
+    moves to the unlocked supply."""
+    state.fake_supply -= 1
+    state.panel.append(slot)
+    freed = [c for c in locked(state) if c in unlocked_by_panel(state)]
+    state.holmes_supply.extend(freed)
+    out.append(public(pb.Event(panel=pb.PanelCubePlaced(slot=slot,
+                                                        unlocked=freed[0] if freed else 0))))
+
+
+def cube_options(state: pb.State) -> list[pb.Action]:
+    """Where the end-of-round cube may go (none once the supply or the panel is exhausted)."""
+    if not state.fake_supply:
+        return []
+    return [pb.Action(panel=pb.PlaceCube(slot=s)) for s in open_slots(state)]
+
+
+# -- cards on Action Tiles -----------------------------------------------------------------
+def unlocked(state: pb.State) -> list[int]:
+    """The unlocked cards in the supply or face down on a tile (public as one set)."""
+    return sorted([*state.holmes_supply, *(t.card for t in state.tile_cards)])
+
+
+def free_tiles(state: pb.State) -> list[int]:
+    """Action Tiles in play carrying no Holmes' Action Card."""
+    taken = {t.tile for t in state.tile_cards}
+    return [t for t in action_tiles(len(investigators(state))) if t not in taken]
+
+
+def assign_options(state: pb.State) -> list[pb.Action]:
+    """One face-down card per free tile, a card of each kind in the supply, or stop."""
+    kinds: dict[str, int] = {}
+    for card in sorted(state.holmes_supply):
+        kinds.setdefault(automa.data().cards[card].kind, card)
+    found = [pb.Action(assign=pb.AssignCard(card=c, tile=t))
+             for c in sorted(kinds.values()) for t in free_tiles(state)]
+    return [*found, pb.Action(**{"pass": pb.Pass()})]
+
+
+def assign(state: pb.State, card: int, tile: int, out: Out) -> None:
+    """Put a card from the supply face down on a tile."""
+    state.holmes_supply.remove(card)
+    state.tile_cards.add(tile=tile, card=card)
+    out.extend(private({holmes_seat(state)},
+                       pb.Event(assigned=pb.CardAssigned(tile=tile, card=card)),
+                       pb.Event(assigned=pb.CardAssigned(tile=tile))))
+
+
+def take_from_tile(state: pb.State, tile: int) -> int:
+    """Remove the card lying on a tile and return it (0: none)."""
+    for i, placed in enumerate(state.tile_cards):
+        if placed.tile == tile:
+            card = placed.card
+            del state.tile_cards[i]
+            return card
+    return 0
+
+
+def kind(card: int) -> str:
+    """A Holmes' Action Card's kind."""
+    return automa.data().cards[card].kind
+
+
+# -- what each seat sees -------------------------------------------------------------------
+def view_into(state: pb.State, seat: int | None, view: pb.View) -> None:
+    """The Tracker, the panel, the unlocked cards and the tiles carrying one; the cards'
+    identities on the tiles and the supply only for the Holmes seat."""
+    view.holmes_tracker = state.holmes_tracker
+    view.panel.extend(state.panel)
+    view.unlocked.extend(unlocked(state))
+    view.after_card = state.after_card
+    view.holmes_boxed.extend(state.holmes_boxed)
+    mine = on(state) and seat == holmes_seat(state)
+    for placed in sorted(state.tile_cards, key=lambda t: t.tile):
+        view.tile_cards.add(tile=placed.tile, card=placed.card if mine else 0)
+    if mine:
+        view.holmes_supply.extend(sorted(state.holmes_supply))
+
+
+def resample(state: pb.State, seat: int | None, rng: Rng) -> None:
+    """For anyone but the Holmes seat: which unlocked cards lie on which tile, and which wait in
+    the supply."""
+    if not on(state) or seat == holmes_seat(state):
+        return
+    cards = unlocked(state)
+    rng.shuffle(cards)
+    for placed in state.tile_cards:
+        placed.card = cards.pop()
+    state.holmes_supply[:] = sorted(cards)
+
+
+def check(state: pb.State) -> None:
+    """Conservation of Fake Evidence (the Tracker and the panel cubes too), the Destruction
+    deck and the 13 Holmes' Action Cards."""
+    fake = automa.fake_count(state) + len(state.panel) + panel().raw["tracker_cubes"]
+    assert fake == automa.data().raw["fake_cubes"], "Fake Evidence not conserved"
+    cards = sorted([*state.destruction_deck, *state.destruction_discard])
+    assert cards == sorted(automa.data().destruction), "Destruction cards lost"
+    placed = [*state.holmes_supply, *(t.card for t in state.tile_cards), *state.holmes_boxed]
+    placed += [state.after_card] if state.after_card else []
+    assert len(set(placed)) == len(placed) and set(placed) <= set(panel().deck), "Action Cards"
+    assert len({t.tile for t in state.tile_cards}) == len(state.tile_cards), "2 cards on a tile"
+    assert set(state.holmes_supply) <= unlocked_by_panel(state), "a locked card in the supply"
+    assert not state.automa_deck and not state.automa_discard
