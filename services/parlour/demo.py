@@ -16,6 +16,8 @@ DEMO_MATCHES = {"murdercastle": [
     (" (The 2nd Story)", murdercastle_pb2.Options(second_story=True), 0),
     (" (Automa, Intermediate)",
      murdercastle_pb2.Options(automa=murdercastle_pb2.AUTOMA_LEVEL_INTERMEDIATE), 1),
+    (" (Play as Holmes: seat 0 is Holmes)",
+     murdercastle_pb2.Options(play_as_holmes=murdercastle_pb2.PlayAsHolmes(seat=0)), 4),
 ]}
 
 

@@ -8,7 +8,14 @@ pushes PLACE_ROOM (rotation) and FILL_SAFE (which cubes) frames.
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import cards, characters, effects, holmes, second_story
+from parlour.games.murdercastle import (
+    cards,
+    characters,
+    effects,
+    holmes,
+    holmes_cards,
+    second_story,
+)
 from parlour.games.murdercastle.board import Castle, opposite, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import (
@@ -285,6 +292,7 @@ def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
     out.append(public(pb.Event(selected=pb.TileSelected(seat=seat, tile=tile))))
     order = clockwise(state, seat)
     state.to_act.extend(order[:1] if tile == pb.ACTION_TILE_MOVE_HOLMES else order)
+    holmes_cards.reveal_on(state, tile, out)  # Play as Holmes: before the selector acts
 
 
 def maybe_flip(state: pb.State, out: Out) -> None:

@@ -15,7 +15,7 @@ from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import Castle, tile_of
 from parlour.games.murdercastle.catalogue import DATA, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, move, present
-from parlour.games.murdercastle.stack import Out, pop, public, push
+from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 LEVELS = {pb.AUTOMA_LEVEL_BEGINNER: "beginner", pb.AUTOMA_LEVEL_INTERMEDIATE: "intermediate",
@@ -79,6 +79,14 @@ def deck_cards(cards: dict[int, AutomaCard], level: str) -> list[int]:
 def on(state: pb.State) -> bool:
     """Whether the match is an Automa game."""
     return bool(state.options.automa)
+
+
+def chooser(state: pb.State) -> int:
+    """Who makes the choices a Holmes' Action Card leaves open: "you" in Automa, the Holmes
+    seat in Play as Holmes ("Holmes chooses which evidence to destroy if multiple options
+    exist")."""
+    seat = holmes_seat(state)
+    return SOLO if seat == NOBODY else seat
 
 
 def level(options: pb.Options) -> str:
@@ -240,7 +248,7 @@ def _lock_one(state: pb.State, frame: pb.Frame, out: Out) -> None:
         if not sides:
             pop(state)
             return
-        push(state, pb.FRAME_KIND_CHOOSE_DOOR, SOLO, place=state.holmes, places=sides)
+        push(state, pb.FRAME_KIND_CHOOSE_DOOR, chooser(state), place=state.holmes, places=sides)
         return
     pop(state)
     lock(state, state.holmes, frame.side, out)
@@ -291,7 +299,7 @@ def _destroy(state: pb.State, frame: pb.Frame, out: Out) -> None:
             for _ in range(safe.counts[colour - 1]):
                 destroy(state, colour, out)
         return
-    push(state, pb.FRAME_KIND_CHOOSE_COLOUR, SOLO, colours=matching)
+    push(state, pb.FRAME_KIND_CHOOSE_COLOUR, chooser(state), colours=matching)
 
 
 STEPS = {

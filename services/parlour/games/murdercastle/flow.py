@@ -19,6 +19,7 @@ from parlour.games.murdercastle import (
     defence,
     effects,
     holmes,
+    holmes_cards,
     play_as_holmes,
     second_story,
 )
@@ -50,6 +51,7 @@ PUBLIC_CHOICES = {
     pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
     pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET, pb.FRAME_KIND_PICK_POTION,
+    pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK,
 }
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
@@ -235,10 +237,16 @@ def _drive(state: pb.State, out: Out) -> None:
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
-    """The Automa card, Black Closet draws, then the Skeleton Key passes clockwise."""
+    """The Automa card, or Holmes' Control Panel cube and cards on the Action Tiles; Black
+    Closet draws; then the Skeleton Key passes clockwise."""
     if automa.on(state) and not frame.bonus:
         frame.bonus = True  # after the movement card and any rampage (Rulebook: Automa Gameplay)
         automa.reveal(state, out)
+        return
+    if play_as_holmes.on(state) and frame.count < len(HOLMES_ROUND_END):
+        # "Once all Holmes' movement is completed": the cube, then the cards on the tiles
+        frame.count += 1
+        push(state, HOLMES_ROUND_END[frame.count - 1], holmes_seat(state))
         return
     if not frame.started:
         frame.started = True
@@ -258,6 +266,10 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
     limit = state.options.round_limit
     if limit and state.round >= limit:
         _finish(state, leaders(state), f"round limit {limit}: most evidence wins", out)
+
+
+#: Play as Holmes: the Holmes seat's decisions at the end of each round, in order.
+HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
 
 
 # -- decisions: options and appliers ---------------------------------------------------
@@ -486,6 +498,35 @@ def _event_move(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
         pop(state)
 
 
+def _cube_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return play_as_holmes.cube_options(state)
+
+
+def _cube(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    pop(state)
+    play_as_holmes.place_cube(state, action.panel.slot, out)
+
+
+def _assign_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return play_as_holmes.assign_options(state)
+
+
+def _assign(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    if action.WhichOneof("kind") == "pass":
+        out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
+        pop(state)
+    else:
+        play_as_holmes.assign(state, action.assign.card, action.assign.tile, out)
+
+
+def _walk_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return holmes_cards.walk_options(state, frame)
+
+
+def _walk(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    holmes_cards.walk(state, frame, action, out)
+
+
 DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_SELECT_TILE: (_select_options, _select),
     pb.FRAME_KIND_ACT: (_act_options, _act),
@@ -507,6 +548,9 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
     pb.FRAME_KIND_BLACK_CLOSET: (_closet_options, _closet),
     pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion),
+    pb.FRAME_KIND_PANEL_CUBE: (_cube_options, _cube),
+    pb.FRAME_KIND_ASSIGN_CARDS: (_assign_options, _assign),
+    pb.FRAME_KIND_HOLMES_WALK: (_walk_options, _walk),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,
@@ -516,4 +560,5 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_FALL: effects.step_fall,
     pb.FRAME_KIND_END_ROUND: _end_round,
     pb.FRAME_KIND_AUTOMA: automa.step,
+    pb.FRAME_KIND_HOLMES_CARD: holmes_cards.step,
 }

@@ -78,12 +78,14 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = Tru
     if partnered:
         push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
     card = catalogue().movement[_draw_card(state, seat, out)]
+    if state.after_card and card.special != "rampage":
+        play_as_holmes.move_after(state, card.special == "lights_out", out)
     if card.special == "lights_out":
         _lights_out(state, out)
         return
-    if card.special == "rampage":
+    if card.special == "rampage":  # the extra move after its first movement card
         push(state, pb.FRAME_KIND_RAMPAGE, seat, cards_left=_rampage_cards(),
-             escape_ready=escape, source=seat)
+             escape_ready=escape, source=seat, after_move=int(bool(state.after_card)))
         return
     options = destinations(state, card.rooms)
     if aimed and automa.on(state):
@@ -111,18 +113,27 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
         else:
             enter(state, nxt, escaper, out)
         return
+    if frame.after_move == 2:
+        frame.after_move = 0
+        play_as_holmes.move_after(state, False, out)
+        return
     if not frame.cards_left:
         pop(state)
         return
     card = catalogue().movement[_draw_card(state, frame.seat, out)]
     if card.special == "lights_out":
+        armed = frame.after_move
         pop(state)
+        if armed:
+            play_as_holmes.move_after(state, True, out)
         _lights_out(state, out)
     elif card.special == "rampage":
         frame.cards_left = _rampage_cards()
     else:
         frame.cards_left -= 1
         frame.places.extend(p for p in destinations(state, card.rooms) if p % 2 == 0)
+        if frame.after_move:
+            frame.after_move = 2
 
 
 def choose_room(state: pb.State, frame: pb.Frame, place: int, out: Out) -> None:

@@ -19,8 +19,19 @@ from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
 from parlour.games.murdercastle import automa
 from parlour.games.murdercastle.catalogue import DATA, action_tiles
-from parlour.games.murdercastle.stack import Out, holmes_seat, investigators, private, public
+from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.stack import (
+    Out,
+    holmes_seat,
+    investigators,
+    private,
+    public,
+    push,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+#: Rooms Holmes may walk on each movement card, and Padlocks it adds on the way.
+WALKS = {"move_1": (1, 0), "move_2": (2, 0), "move_2_lock_2": (2, 2), "holmes_moves_after": (2, 0)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +139,13 @@ def holmes_wins(state: pb.State) -> bool:
     return on(state) and state.holmes_tracker >= panel().raw["tracker_to_win"]
 
 
+def score(state: pb.State) -> int:
+    """The Holmes seat's score: the Tracker on the scale of a complete Evidence Board (10 on the
+    Tracker scores as 20 cubes), so that his win outscores every investigator who has not
+    escaped, as an escape does."""
+    return state.holmes_tracker * needed(state) * len(COLOURS) // panel().raw["tracker_to_win"]
+
+
 # -- the Control Panel -------------------------------------------------------------------
 def open_slots(state: pb.State) -> list[int]:
     """Placeholders the next cube may go on: the first empty one of each section, "from top to
@@ -214,6 +232,30 @@ def take_from_tile(state: pb.State, tile: int) -> int:
     return 0
 
 
+def return_card(state: pb.State, card: int, reason: str, out: Out) -> None:
+    """A played card goes back into the unlocked supply."""
+    state.holmes_supply.append(card)
+    out.append(public(pb.Event(returned=pb.CardReturned(card=card, reason=reason))))
+
+
+def start(state: pb.State, card: int, optional: bool) -> None:
+    """Push the frame resolving a card (`optional`: every step of its walk may be declined)."""
+    steps, locks = WALKS.get(kind(card), (0, 0))
+    push(state, pb.FRAME_KIND_HOLMES_CARD, holmes_seat(state), card=card, count=steps,
+         target=locks, bonus=optional, source=holmes_seat(state))
+
+
+def move_after(state: pb.State, cancelled: bool, out: Out) -> None:
+    """The movement card after "Holmes Moves up to 2 Rooms After a Holmes' Movement Card is
+    Drawn" was revealed: Holmes may walk up to 2 rooms, unless it was Lights Out ("Holmes will
+    not be able to perform the action"); the card goes back to the supply either way."""
+    card = state.after_card
+    state.after_card = 0
+    return_card(state, card, "lights out" if cancelled else "played", out)
+    if not cancelled:
+        start(state, card, optional=True)
+
+
 def kind(card: int) -> str:
     """A Holmes' Action Card's kind."""
     return automa.data().cards[card].kind
@@ -228,6 +270,7 @@ def view_into(state: pb.State, seat: int | None, view: pb.View) -> None:
     view.unlocked.extend(unlocked(state))
     view.after_card = state.after_card
     view.holmes_boxed.extend(state.holmes_boxed)
+    view.holmes_played.extend(state.holmes_played)
     mine = on(state) and seat == holmes_seat(state)
     for placed in sorted(state.tile_cards, key=lambda t: t.tile):
         view.tile_cards.add(tile=placed.tile, card=placed.card if mine else 0)

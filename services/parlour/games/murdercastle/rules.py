@@ -79,8 +79,8 @@ class MurderCastle(Game):
     def outcome(self, state: pb.State) -> Outcome | None:
         if not state.finished:
             return None
-        holmes = holmes_seat(state)  # Play as Holmes: his score is the Holmes Tracker
-        scores = tuple(state.holmes_tracker if s == holmes else total(p.board)
+        holmes = holmes_seat(state)
+        scores = tuple(play_as_holmes.score(state) if s == holmes else total(p.board)
                        for s, p in enumerate(state.players))
         if state.holmes_won and play_as_holmes.on(state):
             winners: tuple[int, ...] = (holmes,)

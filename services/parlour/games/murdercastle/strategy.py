@@ -1,5 +1,6 @@
 """Greedy bot heuristic for Murder Castle: evidence collected wins, so collect whenever
-possible, then explore and move on; pass last."""
+possible, then explore and move on; pass last. The Holmes seat (Play as Holmes) places every
+cube and card it can and sends Holmes where the most investigators are."""
 
 from __future__ import annotations
 
@@ -9,10 +10,21 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 PREFERENCE = (
     "collect", "explore", "reveal", "play", "ability", "move", "cube", "select", "rotate",
-    "place", "pick", "target", "hide", "give", "draw", "turn_wheel", "discard", "pass",
+    "place", "pick", "target", "hide", "give", "draw", "turn_wheel", "discard", "panel",
+    "assign", "pass",
 )
 
 
 def greedy(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng) -> pb.Action:
     """The legal action this heuristic prefers (ties broken at random)."""
-    return best(actions, lambda a: kind_rank(PREFERENCE, a), rng)
+    return best(actions, lambda a: (kind_rank(PREFERENCE, a), _crowd(view, seat, a)), rng)
+
+
+def _crowd(view: pb.View, seat: int, action: pb.Action) -> int:
+    """For the Holmes seat choosing a room: how many investigators are there."""
+    options = view.options
+    if action.WhichOneof("kind") != "place" or not options.HasField("play_as_holmes"):
+        return 0
+    if seat != options.play_as_holmes.seat:
+        return 0
+    return sum(p.place == action.place.place for p in view.players)

@@ -133,6 +133,11 @@ def automa_name(card: int) -> str:
     return automa.data().cards[card].name
 
 
+def slot_name(slot: int) -> str:
+    """A Control Panel placeholder's printed name ("1a" …)."""
+    return play_as_holmes.panel().names[slot - 1]
+
+
 def action_tile_name(tile: int) -> str:
     """An Action Tile's name."""
     for raw in catalogue().rules["action_tiles"]:
@@ -174,6 +179,9 @@ def describe_action(action: pb.Action) -> str:
         "turn_wheel": lambda: "advances the Ferris Wheel",
         "give": lambda: f"gives {card_name(body.card)}",
         "potion": lambda: f"turns over the potion in spot {body.spot + 1}",
+        "panel": lambda: f"puts a cube on placeholder {slot_name(body.slot)}",
+        "assign": lambda: (f"puts {automa_name(body.card)} face down on "
+                           f"{action_tile_name(body.tile)}"),
     }[kind]
     return text()
 
@@ -262,6 +270,18 @@ def describe_event(event: pb.Event) -> str:
         return "Holmes sealed every Hidden Bookcase Pathway"
     if kind == "locked":
         return f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {place_name(e.place)}"
+    if kind == "tracker":
+        return f"the Holmes Tracker moved to {e.tracker} ({e.reason}, seat {e.seat})"
+    if kind == "panel":
+        unlocked = f", unlocking {automa_name(e.unlocked)}" if e.unlocked else ""
+        return f"Holmes put a cube on placeholder {slot_name(e.slot)}{unlocked}"
+    if kind == "assigned":
+        what = automa_name(e.card) if e.card else "a Holmes' Action Card"
+        return f"Holmes put {what} face down on {action_tile_name(e.tile)}"
+    if kind == "tile_card":
+        return f"Holmes turned over {automa_name(e.card)} on {action_tile_name(e.tile)}"
+    if kind == "returned":
+        return f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})"
     if kind == "ended":
         return f"game over: winners {list(e.winners)} ({e.reason})"
     return "nothing happened"
