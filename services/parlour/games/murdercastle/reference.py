@@ -8,12 +8,14 @@ REASONS = {
     "CANNOT_DRAW": "You may not draw an Event Card now.",
     "CANNOT_MOVE_HOLMES": "Holmes cannot be revealed or moved now.",
     "CARD_NOT_IN_HAND": "The card named is not in your hand.",
+    "CARD_NOT_ASSIGNABLE": "That Holmes' Action Card cannot go on that Action Tile now.",
     "CARD_NOT_PLAYABLE": "That Event Card cannot be played now.",
     "CUBE_NOT_AVAILABLE": "No evidence cube of that colour is available.",
     "DECISION_REQUIRED": "You owe a decision and may not pass.",
     "DOORWAY_NOT_EXPLORABLE": "That doorway cannot be explored.",
     "EMPTY_ACTION": "The action names no move.",
     "NOT_HIDING_NOW": "There is nowhere to hide now.",
+    "PLACEHOLDER_NOT_OPEN": "That Control Panel placeholder cannot take the cube now.",
     "POTION_NOT_ON_SHELF": "That potion is not on the Laboratory shelf.",
     "ROOM_NOT_OFFERED": "That room is not one of the choices offered.",
     "ROOM_NOT_REACHABLE": "That room cannot be reached from here.",
@@ -52,4 +54,11 @@ DECISION_KINDS = {
     "black_closet": "Ending the round in the Black Closet: draw an extra Event Card or not.",
     "pick_potion": "Collected in the Laboratory: turn over a potion per cube (The 2nd Story).",
     "automa": "Holmes resolves an Automa card (Automa; automatic between your choices).",
+    "panel_cube": "Play as Holmes: put the end-of-round cube on a Control Panel placeholder.",
+    "assign_cards": "Play as Holmes: put unlocked Holmes' Action Cards face down on Action "
+                    "Tiles, one at a time, or stop.",
+    "holmes_card": "Play as Holmes: a Holmes' Action Card resolves (automatic between Holmes' "
+                   "choices).",
+    "holmes_walk": "Play as Holmes: move Holmes one room through a doorway, or stop when the "
+                   "move is optional.",
 }
