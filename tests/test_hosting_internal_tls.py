@@ -235,17 +235,28 @@ def test_health_ports_serve_nothing_but_health(stack):
         assert missing.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
-def test_health_ports_follow_redis_and_close_on_drain(printed, tmp_path):
-    """With Redis down both health ports report NOT_SERVING (the probe fails, so the pods
-    leave the endpoints); on SIGTERM each server drains and exits 0, its health port with it."""
+def test_health_ports_follow_redis_and_the_drain(printed, tmp_path):
+    """The health ports report what the servers' health does: NOT_SERVING while Redis is
+    down (the probe fails, so the pods leave the endpoints), SERVING once it is back, and
+    NOT_SERVING as soon as SIGTERM starts the drain; then each server exits 0 and its health
+    port closes with it."""
     with deployed(printed[0], tmp_path) as running:
         running.redis.stop()
         for role in ("rules", "gateway"):
             until(lambda r=role: health(running.health[r]) == NOT_SERVING, f"{role} NOT_SERVING")
             assert probe(running.health[role]) == 1
+        running.redis.start()
+        for role in ("rules", "gateway"):
+            until(lambda r=role: health(running.health[r]) == SERVING, f"{role} SERVING again")
         for proc in reversed(running.processes):
-            proc.popen.send_signal(signal.SIGTERM)
-            assert proc.popen.wait(30) == 0, running.log(proc.name)
+            with grpc.insecure_channel(running.health[proc.name]) as channel:
+                watch = health_pb2_grpc.HealthStub(channel).Watch(
+                    health_pb2.HealthCheckRequest(), timeout=30
+                )
+                assert next(watch).status == SERVING
+                proc.popen.send_signal(signal.SIGTERM)
+                assert next(watch).status == NOT_SERVING, proc.name
+                assert proc.popen.wait(30) == 0, running.log(proc.name)
             with pytest.raises(grpc.RpcError) as closed:
                 health(running.health[proc.name], timeout=2)
             assert closed.value.code() == grpc.StatusCode.UNAVAILABLE
