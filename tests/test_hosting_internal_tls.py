@@ -328,3 +328,30 @@ def rules_channel_to(port: int, tls: InternalTls) -> grpc.aio.Channel:
     from parlour.rpc.tls import rules_channel
 
     return rules_channel(f"127.0.0.1:{port}", tls, [])
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--days", "0"], "must be 1 to 3650 days, not 0"),
+        (["--days", "4000"], "must be 1 to 3650 days, not 4000"),
+        (["--namespace", "Parlour_Dev"], "is not a lower-case DNS name"),
+        (["--namespace", "parlour.dev"], "is not a namespace name"),
+        (["--server-name", "rules service"], "is not a lower-case DNS name"),
+        (["--ca", "{half}"], "holds only one of ca.crt and ca.key"),
+        (["--ca", "{kept}", "--days", "3650"], "the CA expires on"),
+    ],
+)
+def test_certs_mistakes_get_one_line_and_print_no_key(tmp_path, args, says):
+    """`parlour certs` checks its input: a bad value ends with one line, no traceback and
+    no Secret (nothing on stdout)."""
+    (tmp_path / "half").mkdir()
+    (tmp_path / "half" / "ca.crt").write_bytes(b"")
+    short = pki.Authority.create("a CA valid for 10 days", 10)
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "ca.crt").write_bytes(short.pem.cert)
+    pki.write_private(tmp_path / "kept" / "ca.key", short.pem.key)
+    filled = [a.format(half=tmp_path / "half", kept=tmp_path / "kept") for a in args]
+    done = parlour("certs", *filled)
+    assert done.returncode != 0 and done.stdout == ""
+    assert says in done.stderr and "Traceback" not in done.stderr

@@ -185,10 +185,10 @@ def cmd_certs(args: argparse.Namespace) -> None:
     except (OSError, ValueError) as error:
         raise UsageError(f"certs: {error}") from None
     if args.out:
+        files = {"CA": "ca.crt", "CERT": "tls.crt", "KEY": "tls.key"}
         for folder in pki.write_role_dirs(certs, Path(args.out)):
-            files = {"CA": "ca.crt", "CERT": "tls.crt", "KEY": "tls.key"}
-            print(f"{folder.name}:", *(f"PARLOUR_INTERNAL_TLS_{k}={folder / v}"
-                                       for k, v in files.items()))
+            variables = " ".join(f"PARLOUR_INTERNAL_TLS_{k}={folder / v}" for k, v in files.items())
+            print(f"{folder.name}: {variables}")
     else:
         sys.stdout.write(pki.to_yaml(pki.tls_secrets(certs, args.namespace)))
     print(
