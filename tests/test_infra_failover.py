@@ -64,4 +64,7 @@ async def test_item18_restart_a_then_kill_b_shows_no_unavailable():
                 await asyncio.gather(*players)
         failures = {code: n for code, n in tally.items() if code != "actions"}
         assert failures == {}, failures
-        assert restarted.metric("parlour_actions_total", {"game": "tinycards"}) >= 200
+        # every action after the kill went to the restarted replica; up to one per player may
+        # have been committed by B just before it died and answered from its request record
+        applied = restarted.metric("parlour_actions_total", {"game": "tinycards"})
+        assert applied >= 200 - len(players)
