@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
 
 from parlour.engine.registry import get_game
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.server import Gateway
 from parlour.rules import server as rules_server
 from parlour.store.matchstore import MatchStore
+
+#: Seconds a stopping step may take before the test fails naming it (not a speed check: a
+#: stop that hangs would otherwise hold the test until pytest-timeout's 300 s).
+STOP_SECONDS = 60
+
+
+async def bounded_stop(step: str, stopping) -> None:
+    """Await a stopping step; if it hangs, fail with every task's stack (to find what
+    keeps it from ending)."""
+    try:
+        async with asyncio.timeout(STOP_SECONDS):
+            await stopping
+    except TimeoutError:
+        stacks = io.StringIO()
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=12, file=stacks)
+        hung = f"{step} did not finish in {STOP_SECONDS} s:\n{stacks.getvalue()}"
+        raise AssertionError(hung) from None
 
 
 @contextlib.asynccontextmanager
@@ -31,8 +51,8 @@ async def running_stack(
     try:
         yield f"127.0.0.1:{gateway.port}", gateway
     finally:
-        await gateway.stop(None)
+        await bounded_stop("gateway.stop", gateway.stop(None))
         for server, watcher, store in started:
             watcher.cancel()
-            await server.stop(None)
+            await bounded_stop("rules server.stop", server.stop(None))
             await store.close()
