@@ -15,10 +15,12 @@ from parlour.games.murdercastle import (
     actions,
     automa,
     cards,
+    castle_junction,
     characters,
     defence,
     effects,
     holmes,
+    holmes_abilities,
     holmes_cards,
     play_as_holmes,
     second_story,
@@ -52,6 +54,7 @@ PUBLIC_CHOICES = {
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
     pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET, pb.FRAME_KIND_PICK_POTION,
     pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK,
+    pb.FRAME_KIND_JUNCTION_TARGET,
 }
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
@@ -63,6 +66,9 @@ REASONS = {
     "turn_wheel": "BONUS_NOT_AVAILABLE", "give": "CARD_NOT_IN_HAND",
     "potion": "POTION_NOT_ON_SHELF", "panel": "PLACEHOLDER_NOT_OPEN",
     "assign": "CARD_NOT_ASSIGNABLE",
+    "junction": "JUNCTION_CARD_NOT_PLAYABLE", "propose": "PROPOSAL_NOT_ALLOWED",
+    "vote": "NOT_VOTING_NOW", "choose_ability": "ABILITY_NOT_OFFERED",
+    "holmes_ability": "HOLMES_ABILITY_NOT_AVAILABLE", "junction_target": "TARGET_NOT_OFFERED",
 }
 
 
@@ -74,6 +80,8 @@ def pending_seats(state: pb.State) -> list[int]:
         return []
     if frame.kind == pb.FRAME_KIND_HIDE:
         return holmes.hide_pending(state, frame)
+    if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:
+        return castle_junction.vote_pending(state, frame)
     if frame.kind == pb.FRAME_KIND_EVENT_WINDOW:
         return list(frame.seats[:1])
     return [frame.seat]
@@ -103,6 +111,7 @@ def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
     assert frame is not None
     DECISIONS[frame.kind][1](state, frame, seat, action, out)
     settle(state, out)
+    castle_junction.check(state, out)
     return out
 
 
@@ -156,10 +165,22 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
 
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
     """Drop seats from a window that cannot act, judged on public facts only (a window that
-    answers Holmes entering a room also drops the seats no longer there with him)."""
-    while frame.seats and not (_may_play(state, frame.seats[0]) and (
-            not frame.place or holmes.exposed(state, frame.seats[0], frame.place))):
+    answers Holmes entering a room also drops the seats no longer there with him, and first
+    takes in every seat keeping a Castle Junction card that blocks him)."""
+    if frame.place and not frame.started:
+        frame.started = True
+        frame.seats.extend(s for s in castle_junction.blockers(state) if s not in frame.seats)
+    while frame.seats and not _in_window(state, frame, frame.seats[0]):
         frame.seats.pop(0)
+
+
+def _in_window(state: pb.State, frame: pb.Frame, seat: int) -> bool:
+    if seat == holmes_seat(state):
+        return holmes_abilities.may_use(state)
+    junction = bool(castle_junction.window_actions(state, seat, frame.place))
+    if frame.place and not holmes.exposed(state, seat, frame.place):
+        return junction
+    return junction or _may_play(state, seat)
 
 
 def _may_play(state: pb.State, seat: int) -> bool:
@@ -223,7 +244,9 @@ def _drive(state: pb.State, out: Out) -> None:
         return
     if state.current:
         state.current = pb.ACTION_TILE_UNSPECIFIED
-        seats = [s for s in key_order(state) if _may_play(state, s)]
+        seats = [s for s in key_order(state) if _may_play(state, s)
+                 or castle_junction.window_actions(state, s, 0)]
+        seats += holmes_abilities.window_seats(state)
         if seats:
             push(state, pb.FRAME_KIND_EVENT_WINDOW, seats[0], seats=seats)
         return
@@ -233,7 +256,8 @@ def _drive(state: pb.State, out: Out) -> None:
         push(state, pb.FRAME_KIND_SELECT_TILE, players[state.selections % len(players)])
         return
     push(state, pb.FRAME_KIND_END_ROUND, state.key)
-    holmes.reveal(state, state.key, False, out)
+    if not castle_junction.skips_movement(state):
+        holmes.reveal(state, state.key, False, out)
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
@@ -353,7 +377,13 @@ def _limit(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: 
 
 
 def _window_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [*cards.plays(state, seat), *characters.ability_actions(state, seat, None), PASS]
+    if seat == holmes_seat(state):
+        return [*holmes_abilities.use_actions(state, investigators(state)), PASS]
+    found = castle_junction.window_actions(state, seat, frame.place)
+    if not frame.place or holmes.exposed(state, seat, frame.place):
+        found = [*cards.plays(state, seat), *characters.ability_actions(state, seat, None),
+                 *found]
+    return [*found, PASS]
 
 
 def _window(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
@@ -362,6 +392,12 @@ def _window(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         cards.play(state, seat, action.play.card, out)
     elif kind == "ability":
         characters.use(state, seat, out)
+    elif kind == "junction":
+        castle_junction.play(state, seat, action.junction.card, out)
+    elif kind == "propose":
+        castle_junction.propose(state, seat, action.propose.slot, out)
+    elif kind == "holmes_ability":
+        holmes_abilities.use(state, seat, out)
     else:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         frame.seats.pop(0)
@@ -562,3 +598,6 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_AUTOMA: automa.step,
     pb.FRAME_KIND_HOLMES_CARD: holmes_cards.step,
 }
+DECISIONS.update(castle_junction.DECISIONS)
+DECISIONS.update(holmes_abilities.DECISIONS)
+AUTOMATIC.update(holmes_abilities.AUTOMATIC)

@@ -143,12 +143,15 @@ def choose_room(state: pb.State, frame: pb.Frame, place: int, out: Out) -> None:
     enter(state, place, escaper, out)
 
 
-def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
-    """Holmes moves into a room; everyone there is struck unless they escape or hide."""
+def enter(state: pb.State, place: int, escaper: int, out: Out, answerable: bool = True) -> None:
+    """Holmes moves into a room; everyone there is struck unless they escape or hide (with
+    `answerable` False, for Holmes' Ability Card, no Event Card or ability answers him)."""
     if place == state.holmes:
         return
     moved = pb.HolmesMoved(from_place=state.holmes, to_place=place)
     out.append(public(pb.Event(holmes_moved=moved)))
+    if state.junction.open:
+        state.junction.prior = state.holmes  # where a Castle Junction block sends him back
     state.holmes = place
     there = [s for s in key_order(state)
              if state.players[s].place == place and not state.players[s].partnered]
@@ -157,6 +160,8 @@ def enter(state: pb.State, place: int, escaper: int, out: Out) -> None:
     push(state, pb.FRAME_KIND_ENCOUNTER, NOBODY, seats=there, place=place)
     if catalogue().rooms[tile_of(place)].special == "whitechapel":
         push(state, pb.FRAME_KIND_HIDE, NOBODY, seats=there, place=place)
+    if not answerable:
+        return
     if not _drawing(state) and not automa.on(state):  # Automa: not "to evade Holmes"
         push(state, pb.FRAME_KIND_EVENT_WINDOW, there[0], seats=there, place=place)
     in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)

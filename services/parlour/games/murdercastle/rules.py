@@ -6,7 +6,15 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import automa, flow, play_as_holmes, reference, second_story, views
+from parlour.games.murdercastle import (
+    automa,
+    castle_junction,
+    flow,
+    play_as_holmes,
+    reference,
+    second_story,
+    views,
+)
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
@@ -123,6 +131,7 @@ class MurderCastle(Game):
             play_as_holmes.check(state)
         else:
             automa.check_unused(state)
+        castle_junction.check_conserved(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)

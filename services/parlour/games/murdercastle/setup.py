@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import automa, play_as_holmes, second_story
+from parlour.games.murdercastle import (
+    automa,
+    castle_junction,
+    holmes_abilities,
+    play_as_holmes,
+    second_story,
+)
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import action_tiles, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
@@ -111,5 +117,7 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
     if play_as_holmes.playing(options):
         play_as_holmes.setup(state)
         state.key = play_as_holmes.first_key(state)
+        castle_junction.setup(state)
+        holmes_abilities.setup(state, options.play_as_holmes.seat)
     state.tiles_open.extend(action_tiles(players))
     return state

@@ -1,6 +1,8 @@
 """Greedy bot heuristic for Murder Castle: evidence collected wins, so collect whenever
-possible, then explore and move on; pass last. The Holmes seat (Play as Holmes) places every
-cube and card it can and sends Holmes where the most investigators are."""
+possible, then explore and move on; play Castle Junction rewards and Holmes' Ability Card when
+it can; pass last, and never propose discarding a Castle Junction objective. The Holmes seat
+(Play as Holmes) places every cube and card it can and sends Holmes where the most
+investigators are."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from parlour.engine.rng import Rng
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 PREFERENCE = (
-    "collect", "explore", "reveal", "play", "ability", "move", "cube", "select", "rotate",
-    "place", "pick", "target", "hide", "give", "draw", "turn_wheel", "discard", "panel",
-    "assign", "pass",
+    "collect", "explore", "reveal", "junction", "holmes_ability", "play", "ability", "move",
+    "cube", "select", "rotate", "place", "pick", "target", "junction_target", "hide", "give",
+    "draw", "turn_wheel", "choose_ability", "vote", "discard", "panel", "assign", "pass",
+    "propose",
 )
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
-from parlour.games.murdercastle import automa, play_as_holmes
+from parlour.games.murdercastle import automa, castle_junction, holmes_abilities, play_as_holmes
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import colour_name, needed
+from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 
@@ -73,6 +74,10 @@ def view(state: pb.State, seat: int | None) -> pb.View:
     if _peeking(state, seat):
         out.peeked.extend(state.room_pile)
     play_as_holmes.view_into(state, seat, out)
+    if castle_junction.on(state):
+        out.junction.CopyFrom(castle_junction.view(state, seat))
+        out.junction.ability = holmes_abilities.seen(state, seat, holmes_seat(state))
+        out.junction.ability_used = state.junction.ability_used
     return out
 
 
@@ -105,6 +110,9 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         other.players[s].keep[:] = take_top(pool, len(state.players[s].keep))
         if other.players[s].hiding:
             other.players[s].hiding = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
+    if castle_junction.on(state):
+        castle_junction.resample(other, seat, rng)
+        holmes_abilities.resample(other, seat, holmes_seat(state), rng)
     return other
 
 
@@ -126,6 +134,11 @@ def movement_name(card: int) -> str:
     if move.special:
         return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
     return " / ".join(tile_name(r) for r in move.rooms)
+
+
+def objective_name(objective: int) -> str:
+    """A Castle Junction objective's text."""
+    return castle_junction.TEXTS.get(objective, "none")
 
 
 def automa_name(card: int) -> str:
@@ -182,6 +195,13 @@ def describe_action(action: pb.Action) -> str:
         "panel": lambda: f"puts a cube on placeholder {slot_name(body.slot)}",
         "assign": lambda: (f"puts {automa_name(body.card)} face down on "
                            f"{action_tile_name(body.tile)}"),
+        "junction": lambda: f"plays Castle Junction Card {body.card}",
+        "propose": lambda: f"proposes discarding Castle Junction objective {body.slot + 1}",
+        "vote": lambda: "votes",
+        "choose_ability": lambda: "chooses a Holmes' Ability Card",
+        "holmes_ability": lambda: "plays Holmes' Ability Card",
+        "junction_target": lambda: (f"removes the cube on placeholder {body.slot}" if body.slot
+                                    else f"clears {action_tile_name(body.tile)}"),
     }[kind]
     return text()
 
@@ -284,4 +304,28 @@ def describe_event(event: pb.Event) -> str:
         return f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})"
     if kind == "ended":
         return f"game over: winners {list(e.winners)} ({e.reason})"
+    return _describe_junction(kind, e)
+
+
+def _describe_junction(kind: str | None, e) -> str:
+    """One line for a Castle Junction or Holmes' Ability Card event."""
+    if kind == "junction_completed":
+        return f"seat {e.seat} keeps Castle Junction Card {e.card} (objective completed)"
+    if kind == "junction_dealt":
+        return f"a Castle Junction objective was turned face up: {objective_name(e.objective)}"
+    if kind == "junction_played":
+        return f"seat {e.seat} played Castle Junction Card {e.card}"
+    if kind == "proposed":
+        return f"seat {e.seat} proposed discarding Castle Junction objective {e.slot + 1}"
+    if kind == "voted":
+        return f"seat {e.seat} voted"
+    if kind == "counted":
+        verdict = "discarded" if e.discarded else "kept"
+        return f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective is {verdict}"
+    if kind == "ability_chosen":
+        return "Holmes chose his Ability Card"
+    if kind == "holmes_ability":
+        return f"Holmes played {holmes_abilities.abilities()[e.ability].name}"
+    if kind == "junction_removed":
+        return f"a Castle Junction Card removed {'a cube' if e.slot else 'a card'} from Holmes"
     return "nothing happened"

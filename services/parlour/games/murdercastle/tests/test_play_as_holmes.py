@@ -45,6 +45,8 @@ def holmes_game(characters: list[int], holmes_at: int = 0, seed: int = 1) -> pb.
                          play_as_holmes=pb.PlayAsHolmes(seat=holmes_at))
     state = new_state(options, len(characters), seed)
     flow.settle(state, [])
+    first = GAME.legal_actions(state, holmes_at)[0]  # his Ability Card (holmes_abilities.py)
+    GAME.apply(state, holmes_at, first)
     return state
 
 
@@ -73,7 +75,7 @@ def test_setup_of_the_holmes_seat_and_his_components():
         assert not state.automa_deck and not state.panel and not state.tile_cards
         # "Holmes is not considered a 'player'": 7 Action Tiles only with 6 investigators
         assert len(state.tiles_open) == (7 if seats == 7 else 6)
-        assert state.key != seats - 1 and frame(state).seat == state.key
+        assert state.key != seats - 1 and frame(state).seat == seats - 1  # his Ability Card
 
 
 def test_bad_play_as_holmes_options_are_refused():
