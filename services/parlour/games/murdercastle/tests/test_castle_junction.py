@@ -436,7 +436,7 @@ def test_random_games_reach_every_part():
                     seen[kind] += 1
         assert state.finished
     assert {"discarded", "kept", "junction_completed", "holmes_ability"} <= set(seen)
-    assert sum(n for k, n in seen.items() if k.startswith("JUNCTION_REWARD")) >= 2, seen
+    assert len([k for k in seen if k.startswith("JUNCTION_REWARD")]) >= 3, seen
 
 
 def test_every_new_action_and_event_reads_as_a_line():
