@@ -50,7 +50,17 @@ def layout(descriptor) -> list[tuple]:
 
 
 @pytest.mark.parametrize(
-    "name", ["Decision", "Outcome", "MatchProgress", "ActResult", "SeedAudit", "LoggedAction"]
+    "name",
+    [
+        "Decision",
+        "Outcome",
+        "MatchProgress",
+        "ActResult",
+        "SeedAudit",
+        "LoggedAction",
+        "SeatClock",
+        "UndoRequest",
+    ],
 )
 def test_public_messages_keep_the_internal_wire_layout(name):
     """Issue 11 item 1: the public copies convert by bytes, so every field must agree."""

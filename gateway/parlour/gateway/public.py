@@ -67,6 +67,8 @@ def match_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             timed_out=action.timed_out,
             undoes=action.undoes,
             abandoned=action.abandoned,
+            undo_requested=action.undo_requested,
+            undo_answer=action.undo_answer,
         )
     for event in log.events:
         answer.events.add(

@@ -290,6 +290,9 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
             "secret_after_end": str(int(request.lifecycle.secret_after_end)),
             "turn_timer_ms": str(request.lifecycle.turn_timer_ms),
             "allow_undo": str(int(request.lifecycle.allow_undo)),
+            "undo_agreement": str(int(request.lifecycle.undo_needs_agreement)),
+            "time_bank_ms": str(request.lifecycle.time_bank_ms),
+            "time_bank_increment_ms": str(request.lifecycle.time_bank_increment_ms),
             "abandon_after": str(request.lifecycle.abandon_after_timeouts),
             "on_abandon": "end"
             if request.lifecycle.on_abandon == gw.ABANDON_POLICY_END_MATCH
@@ -410,20 +413,31 @@ class GatewayService(gw_grpc.GatewayServiceServicer):
     @guarded
     async def UndoAction(self, request, context):
         viewer = await self.viewer(request.match, context, seated=True)
-        if request.request_id.startswith(keys.PLATFORM_REQUEST_PREFIX):
-            raise invalid_argument(
-                "request_id", "request ids starting 'parlour:' are the platform's",
-                "RESERVED_REQUEST_ID",
-            )
         ask = rules.UndoActionRequest(
-            match_id=viewer.match,
-            seat=viewer.seat,
-            request_id=request.request_id or uuid.uuid4().hex,
+            match_id=viewer.match, seat=viewer.seat, request_id=client_request_id(request)
         )
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.UndoAction(ask, timeout=30)
         )
         return gw.UndoActionResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
+
+    @guarded
+    async def AnswerUndo(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        if request.answer not in (gw.UNDO_ANSWER_ACCEPT, gw.UNDO_ANSWER_REFUSE):
+            raise invalid_argument("answer", "answer must be accept or refuse", "MISSING_ANSWER")
+        ask = rules.AnswerUndoRequest(
+            match_id=viewer.match,
+            seat=viewer.seat,
+            request_id=client_request_id(request),
+            answer=request.answer,
+        )
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.AnswerUndo(ask, timeout=30)
+        )
+        return gw.AnswerUndoResponse(
             result=public.act_result(response.result), replayed=response.replayed
         )
 
@@ -596,4 +610,14 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
     else:
         resource.status = gw.MATCH_STATUS_WAITING
     return resource
+
+
+def client_request_id(request) -> str:
+    """A caller's request id (a fresh one when empty); the platform's prefix is refused."""
+    if request.request_id.startswith(keys.PLATFORM_REQUEST_PREFIX):
+        raise invalid_argument(
+            "request_id", "request ids starting 'parlour:' are the platform's",
+            "RESERVED_REQUEST_ID",
+        )
+    return request.request_id or uuid.uuid4().hex
 

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import abandon, runtime, timeouts
+from parlour.engine import abandon, runtime, timeouts, undo
 from parlour.engine.game import Emitted, Game, Outcome
-from parlour.engine.v1.platform_pb2 import Abandoned, TimedOut, Undone
+from parlour.engine.v1.platform_pb2 import (
+    Abandoned,
+    TimedOut,
+    UndoAnswered,
+    UndoExpired,
+    Undone,
+    UndoRequested,
+)
+
+#: LoggedAction.undo_answer for an accept (parlour.rules.v1.UndoAnswer).
+UNDO_ANSWER_ACCEPT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +42,16 @@ class Replayed:
     events: list[LogEvent]
     outcome: Outcome | None
     states: list[Message]
+
+
+@dataclass(slots=True)
+class Asked:
+    """An open undo request while replaying: who asked, for which version, who answers."""
+
+    seat: int
+    version: int
+    awaiting: frozenset[int]
+    accepted: set[int] = field(default_factory=set)
 
 
 class ReplayDiverged(Exception):
@@ -63,6 +83,12 @@ def describe(game: Game, event: Message) -> str:
         return abandon.describe(event)
     if isinstance(event, Undone):
         return f"Seat {event.seat} took back: {event.took_back}"
+    if isinstance(event, UndoRequested):
+        return undo.describe_requested(event)
+    if isinstance(event, UndoAnswered):
+        return undo.describe_answered(event)
+    if isinstance(event, UndoExpired):
+        return undo.describe_expired(event)
     return game.describe_event(event)
 
 
@@ -78,23 +104,41 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
 
     An entry has the fields of a LoggedAction: `seat`, `action` (a packed Action),
     `timed_out` (the decision kind when the platform played it: a TimedOut event comes
-    first) and `undoes` (for an undo: the version taken back, whose earlier state returns
-    with an Undone event). `Replayed.states[i]` is the state at version i + 1.
+    first), `undoes` (for an undo: the version taken back, whose earlier state returns
+    with an Undone event), `undo_requested` and `undo_answer` (the steps of an undo the
+    other seats agree to; a seat's move while a request is open makes it lapse).
+    `Replayed.states[i]` is the state at version i + 1.
     """
     states = [game.new_state(options, seats, seed)]
     played: list[Message | None] = [None]
     events: list[LogEvent] = []
     ended_by: int | None = None
+    asked: Asked | None = None
+    platform: set[int] = set()
     for version, entry in enumerate(entries, start=2):
         if ended_by is not None:
             raise ReplayDiverged(f"version {version} follows the end of the match")
         if entry.abandoned and not entry.timed_out:
             ended_by = entry.seat
         try:
-            state, action, emitted = step(game, states, played, entry)
+            if undo.is_step(entry):
+                state, action, emitted, asked = agreement_step(
+                    game, states, played, entry, asked, platform
+                )
+            else:
+                lapsed = (
+                    []
+                    if asked is None
+                    else [Emitted(UndoExpired(seat=asked.seat, version=asked.version))]
+                )
+                asked = None
+                state, action, emitted = step(game, states, played, entry)
+                emitted = [*lapsed, *emitted]
         except Exception as error:  # noqa: BLE001 - a tampered action may break any rule
             message = f"the action making version {version} is refused: {error}"
             raise ReplayDiverged(message) from None
+        if entry.abandoned and entry.timed_out:
+            platform.add(entry.seat)
         states.append(state)
         played.append(action)
         for item in emitted:
@@ -119,13 +163,8 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
 def step(game: Game, states: list, played: list, entry) -> tuple[Message, Message | None, list]:
     """One logged entry applied to the latest state: (state, action or None, emitted)."""
     if entry.undoes:
-        if not 2 <= entry.undoes < len(states) + 1 or played[entry.undoes - 1] is None:
-            raise ValueError(f"version {entry.undoes} cannot be taken back")
-        taken_back = played[entry.undoes - 1]
-        notice = Undone(
-            seat=entry.seat, version=entry.undoes, took_back=game.describe_action(taken_back)
-        )
-        return states[entry.undoes - 2], None, [Emitted(notice)]
+        state, notice = taking_back(game, states, played, entry.seat, entry.undoes)
+        return state, None, [notice]
     if entry.abandoned and not entry.timed_out:
         return states[-1], None, [Emitted(Abandoned(seat=entry.seat, ended=True))]
     action = game.action_type()
@@ -137,6 +176,51 @@ def step(game: Game, states: list, played: list, entry) -> tuple[Message, Messag
         handed = [Emitted(Abandoned(seat=entry.seat))] if entry.abandoned else []
         emitted = [Emitted(notice), *handed, *emitted]
     return state, action, emitted
+
+
+def taken_back(played: list, version: int) -> Message:
+    """The action that made `version`, or ValueError if it cannot be taken back."""
+    if not 2 <= version < len(played) + 1 or played[version - 1] is None:
+        raise ValueError(f"version {version} cannot be taken back")
+    return played[version - 1]
+
+
+def taking_back(game: Game, states: list, played: list, seat: int, version: int):
+    """`seat` takes back the action that made `version`: (the state before it, Undone)."""
+    action = taken_back(played, version)
+    notice = Undone(seat=seat, version=version, took_back=game.describe_action(action))
+    return states[version - 2], Emitted(notice)
+
+
+def agreement_step(game: Game, states: list, played: list, entry, asked, platform):
+    """An undo request or an answer to one: (state, None, emitted, the request still open)."""
+    if entry.undo_requested:
+        if asked is not None:
+            raise ValueError("an undo request is already open")
+        label = game.describe_action(taken_back(played, entry.undo_requested))
+        seats = game.seat_count(states[-1])
+        awaiting = [s for s in range(seats) if s != entry.seat and s not in platform]
+        notice = UndoRequested(
+            seat=entry.seat, version=entry.undo_requested, took_back=label, awaiting=awaiting
+        )
+        opened = Asked(entry.seat, entry.undo_requested, frozenset(awaiting))
+        return states[-1], None, [Emitted(notice)], opened
+    if asked is None or entry.seat not in asked.awaiting - asked.accepted:
+        raise ValueError(f"seat {entry.seat} answers no open undo request")
+    accepted = entry.undo_answer == UNDO_ANSWER_ACCEPT
+    answer = Emitted(UndoAnswered(seat=entry.seat, requester=asked.seat, accepted=accepted))
+    if not accepted:
+        if entry.undoes:
+            raise ValueError("a refusal takes nothing back")
+        return states[-1], None, [answer], None
+    asked.accepted.add(entry.seat)
+    complete = asked.accepted == asked.awaiting
+    if complete != bool(entry.undoes) or (complete and entry.undoes != asked.version):
+        raise ValueError("the undo does not follow the agreement")
+    if not complete:
+        return states[-1], None, [answer], asked
+    state, notice = taking_back(game, states, played, asked.seat, asked.version)
+    return state, None, [answer, notice], None
 
 
 def check_events(

@@ -1,4 +1,5 @@
-"""Whether a seat may take back its last action: only if it revealed nothing and drew nothing.
+"""Whether a seat may take back its last action: only if it revealed nothing and drew nothing;
+and how undo requests and answers sit in a match log.
 
 The check is by non-interference, with the game's own `resample_hidden`: for every other
 viewer, the action must be legal and look the same in states that differ only in what that
@@ -12,6 +13,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game
 from parlour.engine.rng import Rng
+from parlour.engine.v1 import platform_pb2
 
 #: Twins tried per viewer; deterministic (drawn from the state's RNG, not advancing it).
 RESAMPLES = 4
@@ -44,3 +46,39 @@ def refusal(game: Game, before: Message, seat: int, action: Message) -> str | No
             if seen_by(game, twin_after, twin_emitted, viewer) != seen:
                 return "UNDO_AFTER_REVEAL"
     return None
+
+
+def is_step(entry) -> bool:
+    """Whether a logged entry is an undo request or an answer to one (not a seat's move)."""
+    return bool(entry.undo_requested or entry.undo_answer)
+
+
+def keeps_state(entry) -> bool:
+    """Whether a logged entry leaves the state as it was: a request, or an answer that did
+    not complete the agreement."""
+    return is_step(entry) and not entry.undoes
+
+
+def last_move(entries: list) -> tuple[object | None, list]:
+    """The newest entry that changed the state, and the undo steps logged after it."""
+    for index in range(len(entries) - 1, -1, -1):
+        if not keeps_state(entries[index]):
+            return entries[index], entries[index + 1 :]
+    return None, list(entries)
+
+
+def describe_requested(event: platform_pb2.UndoRequested) -> str:
+    """The feed line for an undo request."""
+    awaiting = ", ".join(map(str, event.awaiting))
+    return f"Seat {event.seat} asks to take back: {event.took_back} (seats {awaiting} answer)"
+
+
+def describe_answered(event: platform_pb2.UndoAnswered) -> str:
+    """The feed line for an answer to an undo request."""
+    verb = "accepts" if event.accepted else "refuses"
+    return f"Seat {event.seat} {verb} seat {event.requester}'s undo"
+
+
+def describe_expired(event: platform_pb2.UndoExpired) -> str:
+    """The feed line for an undo request that lapsed."""
+    return f"Seat {event.seat}'s undo request lapsed: a seat acted first"

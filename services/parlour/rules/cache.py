@@ -10,11 +10,13 @@ from google.protobuf.message import Message
 
 @dataclass(frozen=True, slots=True)
 class Cached:
-    """A parsed State at a version, with the last event sequence at that version."""
+    """A parsed State at a version, with the last event sequence and the MatchProgress
+    committed with it."""
 
     version: int
     last_sequence: int
     state: Message
+    progress: Message
 
 
 class StateCache:

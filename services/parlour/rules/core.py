@@ -12,14 +12,16 @@ import grpc
 from google.protobuf import any_pb2, descriptor_pb2
 from google.protobuf.message import DecodeError, Message
 
-from parlour.engine import abandon, runtime, timeouts, undo
+from parlour.engine import abandon, runtime, timeouts
 from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
-from parlour.engine.replay import describe, replay
+from parlour.engine.replay import describe
 from parlour.engine.sampling import sample_hidden
-from parlour.engine.v1.platform_pb2 import Abandoned, Undone
+from parlour.engine.v1.platform_pb2 import Abandoned, UndoExpired
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.rules import clocks
 from parlour.rules.cache import Cached, StateCache
+from parlour.rules.clocks import ClockPolicy
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
 from parlour.store.matchstore import (
@@ -70,32 +72,17 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def add_deadlines(
-    progress: pb.MatchProgress, timer_ms: int, platform_seats: frozenset[int] = frozenset()
-) -> None:
-    """Give every pending decision a deadline `timer_ms` from now (none when 0); seats that
-    abandoned and are played by the platform are due at once."""
-    if timer_ms:
-        now = now_ms()
-        for decision in progress.pending:
-            abandoned = decision.seat in platform_seats
-            decision.deadline_unix_ms = now if abandoned else now + timer_ms
-
-
-def earliest_deadline(progress: pb.MatchProgress) -> int | None:
-    """The first deadline among the pending decisions, if any."""
-    deadlines = [d.deadline_unix_ms for d in progress.pending if d.deadline_unix_ms]
-    return min(deadlines) if deadlines else None
+def expiry(progress: pb.MatchProgress) -> list[Emitted]:
+    """The UndoExpired event of an undo request still open when a seat acts (else none)."""
+    if not progress.HasField("undo_request"):
+        return []
+    asked = progress.undo_request
+    return [Emitted(UndoExpired(seat=asked.seat, version=asked.undoes))]
 
 
 def game_over() -> ServiceError:
     """Nothing commits after the end (also an end the host's policy decided)."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "the game is over")
-
-
-def undo_refused(reason: str, message: str) -> ServiceError:
-    """An undo the match's policy does not allow now."""
-    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
 
 
 def refused(error: IllegalAction) -> ServiceError:
@@ -114,7 +101,7 @@ class RulesCore:
         self.cache = StateCache(cache_size)
         self.max_retries = max_retries
         self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
-        self._timer_ms: dict[str, int] = {}
+        self._clocks: dict[str, ClockPolicy] = {}
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
@@ -201,10 +188,10 @@ class RulesCore:
         except InvalidOptions as error:
             raise invalid_argument(f"options.{error.field}", error.message, "BAD_OPTIONS") from None
         progress = self.progress(state, 1, 0)
-        timer_ms = int(request.meta.get("turn_timer_ms", "0"))
-        self._timer_ms[request.match_id] = timer_ms
-        add_deadlines(progress, timer_ms)
-        await self.arm(request.match_id, progress, timer_ms)
+        policy = ClockPolicy.of(request.meta)
+        self._clocks[request.match_id] = policy
+        clocks.advance(None, progress, policy, now_ms(), request.seats)
+        await self.arm(request.match_id, progress, policy)
         data = runtime.serialize(state)
         stored = await self.store.create_state(
             request.match_id,
@@ -217,7 +204,7 @@ class RulesCore:
             raise ServiceError(
                 grpc.StatusCode.ALREADY_EXISTS, "MATCH_EXISTS", f"match {request.match_id!r} exists"
             )
-        self.cache.put(request.match_id, Cached(1, 0, state))
+        self.cache.put(request.match_id, Cached(1, 0, state, progress))
         log.info("match created", extra={"match": request.match_id, "seats": request.seats})
         return progress
 
@@ -313,89 +300,6 @@ class RulesCore:
             if not users[0]:
                 del self._locks[match]
 
-    # -- undo (issue 17 item 4) ------------------------------------------------
-    async def undo(self, request: pb.UndoActionRequest) -> pb.UndoActionResponse:
-        """Take back the seat's last action as a new version, if the policy allows it."""
-        fingerprint = hashlib.sha256(
-            b"undo" + request.seat.to_bytes(4, "big", signed=True)
-        ).digest()[:FINGERPRINT_BYTES]
-        try:
-            async with self.serialized(request.match_id):
-                return await self._undo_locked(request, fingerprint)
-        except ServiceError as error:
-            metrics.REFUSALS.labels(self.game.name, error.reason).inc()
-            raise
-
-    async def _undo_locked(
-        self, request: pb.UndoActionRequest, fingerprint: bytes
-    ) -> pb.UndoActionResponse:
-        match = request.match_id
-        earlier = await self._earlier(request, fingerprint)
-        if earlier is not None:
-            return pb.UndoActionResponse(result=earlier.result, replayed=True)
-        try:
-            records = await self.store.match_log(match)
-        except MatchNotFound:
-            raise not_found("match", match) from None
-        if records.meta.get("allow_undo") != "1":
-            raise undo_refused("UNDO_NOT_ALLOWED", "this match does not allow undo")
-        actions = [pb.LoggedAction.FromString(raw) for raw in records.actions]
-        last = actions[-1] if actions else None
-        if last is None or last.undoes or last.timed_out:
-            raise undo_refused("NOTHING_TO_UNDO", "there is no action of yours to take back")
-        if last.seat != request.seat:
-            raise undo_refused("OTHER_SEAT_ACTED", "another seat acted after your last action")
-        options = self.game.options_type()
-        any_pb2.Any.FromString(records.options).Unpack(options)
-        seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
-        states = replay(self.game, options, seats, seed, actions).states
-        before, action = states[-2], self.game.action_type()
-        last.action.Unpack(action)
-        reason = undo.refusal(self.game, before, request.seat, action)
-        if reason is not None:
-            raise undo_refused(reason, "your last action revealed or drew something")
-        entry = await self.current(match)
-        if entry.version != last.version:
-            raise ServiceError(grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on")
-        notice = Undone(
-            seat=request.seat, version=last.version, took_back=self.game.describe_action(action)
-        )
-        version = entry.version + 1
-        progress = self.progress(before, version, entry.last_sequence + 1)
-        timer_ms = await self.timer_ms(match)
-        add_deadlines(progress, timer_ms)
-        result = pb.ActResult(
-            progress=progress, first_sequence=entry.last_sequence + 1, event_count=1
-        )
-        logged = pb.LoggedAction(
-            seat=request.seat, request_id=request.request_id, version=version, undoes=last.version
-        )
-        try:
-            _, repeated = await self.store.commit(
-                match,
-                entry.version,
-                runtime.serialize(before),
-                [(self.record(notice), encode_visibility(None), request.seat)],
-                request.request_id,
-                fingerprint + runtime.serialize(result),
-                runtime.serialize(progress),
-                "",
-                runtime.serialize(logged),
-            )
-        except CommitConflict:
-            self.cache.drop(match)
-            raise ServiceError(
-                grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on; retry"
-            ) from None
-        except MatchFinished:
-            raise game_over() from None
-        if repeated is not None:
-            again = self._replay(repeated, fingerprint)
-            return pb.UndoActionResponse(result=again.result, replayed=True)
-        self.cache.put(match, Cached(version, progress.last_sequence, before))
-        await self.arm(match, progress, timer_ms)
-        return pb.UndoActionResponse(result=result)
-
     async def _act_locked(
         self,
         request: pb.ActRequest,
@@ -405,8 +309,8 @@ class RulesCore:
         abandoned: bool,
     ) -> pb.ActResponse:
         match = request.match_id
-        timer_ms = await self.timer_ms(match)
-        platform_seats = await self.platform_seats(match) if timer_ms else frozenset()
+        policy = await self.clock_policy(match)
+        platform_seats = await self.platform_seats(match) if policy.timed else frozenset()
         fresh = False
         for _ in range(self.max_retries):
             entry = self.cache.get(match) if not fresh else None
@@ -417,7 +321,7 @@ class RulesCore:
                 if not fresh:
                     fresh = True
                     continue
-                replay = await self._earlier(request, fingerprint)
+                replay = await self.earlier_answer(request, fingerprint)
                 if replay is not None:
                     return replay
                 raise ServiceError(
@@ -433,7 +337,7 @@ class RulesCore:
                 if not fresh:
                     fresh = True
                     continue
-                replay = await self._earlier(request, fingerprint)
+                replay = await self.earlier_answer(request, fingerprint)
                 if replay is not None:
                     return replay
                 raise refused(error) from None
@@ -441,9 +345,19 @@ class RulesCore:
                 notice = timeouts.timed_out_event(self.game, request.seat, timed_out, action)
                 handed = [Emitted(Abandoned(seat=request.seat))] if abandoned else []
                 emitted = [Emitted(notice), *handed, *emitted]
+            emitted = [*expiry(entry.progress), *emitted]
             version = entry.version + 1
             progress = self.progress(state, version, entry.last_sequence + len(emitted))
-            add_deadlines(progress, timer_ms, platform_seats)
+            clocks.advance(
+                entry.progress,
+                progress,
+                policy,
+                now_ms(),
+                self.game.seat_count(state),
+                acted=None if timed_out else request.seat,
+                timed_out=request.seat if timed_out else None,
+                platform_seats=platform_seats,
+            )
             if progress.HasField("outcome") and platform_seats:
                 played = ", ".join(map(str, sorted(platform_seats)))
                 progress.outcome.summary += f" (the platform played abandoned seat(s) {played})"
@@ -489,8 +403,8 @@ class RulesCore:
                 raise game_over() from None
             if earlier is not None:
                 return self._replay(earlier, fingerprint)
-            self.cache.put(match, Cached(version, progress.last_sequence, state))
-            await self.arm(match, progress, timer_ms)
+            self.cache.put(match, Cached(version, progress.last_sequence, state, progress))
+            await self.arm(match, progress, policy)
             if progress.HasField("outcome"):
                 log.info("match finished", extra={"match": match, "version": version})
                 await self.store.unlist(match)
@@ -500,14 +414,14 @@ class RulesCore:
         )
 
     # -- turn timers (issue 17 item 1) ------------------------------------------
-    async def timer_ms(self, match: str) -> int:
-        """The match's turn-timer budget in ms (0: none), read once per process."""
-        if match not in self._timer_ms:
-            if len(self._timer_ms) >= self.cache.capacity:
-                self._timer_ms.clear()
-            raw = await self.store.redis.hget(keys.meta(match), "turn_timer_ms")
-            self._timer_ms[match] = int(raw or 0)
-        return self._timer_ms[match]
+    async def clock_policy(self, match: str) -> ClockPolicy:
+        """The match's turn-timer budget and time bank, read once per process."""
+        if match not in self._clocks:
+            if len(self._clocks) >= self.cache.capacity:
+                self._clocks.clear()
+            values = await self.store.redis.hmget(keys.meta(match), clocks.META_FIELDS)
+            self._clocks[match] = ClockPolicy.from_meta(values)
+        return self._clocks[match]
 
     async def platform_seats(self, match: str) -> frozenset[int]:
         """Seats that abandoned the match and that the platform now plays."""
@@ -523,17 +437,19 @@ class RulesCore:
                 return
             request_id = f"{keys.PLATFORM_REQUEST_PREFIX}abandon:{version}:{seat}"
             ended = abandon.ended_outcome(self.game, entry.state, seat)
+            notices = [*expiry(entry.progress), Emitted(Abandoned(seat=seat, ended=True))]
             progress = pb.MatchProgress(
                 version=version + 1,
-                last_sequence=entry.last_sequence + 1,
+                last_sequence=entry.last_sequence + len(notices),
                 outcome=pb.Outcome(
                     scores=ended.scores, winners=ended.winners, summary=ended.summary
                 ),
             )
             result = pb.ActResult(
-                progress=progress, first_sequence=entry.last_sequence + 1, event_count=1
+                progress=progress,
+                first_sequence=entry.last_sequence + 1,
+                event_count=len(notices),
             )
-            notice = Abandoned(seat=seat, ended=True)
             logged = pb.LoggedAction(
                 seat=seat, request_id=request_id, version=version + 1, abandoned=True
             )
@@ -543,7 +459,7 @@ class RulesCore:
                     match,
                     version,
                     runtime.serialize(entry.state),
-                    [(self.record(notice), encode_visibility(None), seat)],
+                    [(self.record(n.event), encode_visibility(None), seat) for n in notices],
                     request_id,
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
@@ -556,10 +472,51 @@ class RulesCore:
             await self.store.arm_timer(self.game.name, match, None)
             await self.store.unlist(match)
 
-    async def arm(self, match: str, progress: pb.MatchProgress, timer_ms: int) -> None:
+    async def arm(self, match: str, progress: pb.MatchProgress, policy: ClockPolicy) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed)."""
-        if timer_ms:
-            await self.store.arm_timer(self.game.name, match, earliest_deadline(progress))
+        if policy.timed:
+            await self.store.arm_timer(self.game.name, match, clocks.earliest_deadline(progress))
+
+    async def commit_step(
+        self,
+        entry: Cached,
+        request: pb.UndoActionRequest | pb.AnswerUndoRequest,
+        fingerprint: bytes,
+        step: tuple[Message, list[Message], pb.MatchProgress, pb.LoggedAction],
+    ) -> pb.ActResponse:
+        """Commit an undo step (an undo, an undo request or an answer) on top of `entry`:
+        `step` is the state it leaves, its public events, the progress and the log entry."""
+        match = request.match_id
+        state, notices, progress, logged = step
+        result = pb.ActResult(
+            progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(notices)
+        )
+        try:
+            _, repeated = await self.store.commit(
+                match,
+                entry.version,
+                runtime.serialize(state),
+                [(self.record(n), encode_visibility(None), request.seat) for n in notices],
+                request.request_id,
+                fingerprint + runtime.serialize(result),
+                runtime.serialize(progress),
+                "",
+                runtime.serialize(logged),
+            )
+        except CommitConflict:
+            self.cache.drop(match)
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, "VERSION_MISMATCH", "the match moved on; retry"
+            ) from None
+        except MatchNotFound:
+            raise not_found("match", match) from None
+        except MatchFinished:
+            raise game_over() from None
+        if repeated is not None:
+            return self._replay(repeated, fingerprint)
+        self.cache.put(match, Cached(progress.version, progress.last_sequence, state, progress))
+        await self.arm(match, progress, await self.clock_policy(match))
+        return pb.ActResponse(result=result)
 
     def record(self, event: Message) -> bytes:
         """An event as stored in the match's stream: the packed event and the game's words."""
@@ -572,12 +529,15 @@ class RulesCore:
         except MatchNotFound:
             raise not_found("match", match) from None
         entry = Cached(
-            stored.version, stored.last_sequence, self.game.state_type.FromString(stored.data)
+            stored.version,
+            stored.last_sequence,
+            self.game.state_type.FromString(stored.data),
+            pb.MatchProgress.FromString(stored.progress),
         )
         self.cache.put(match, entry)
         return entry
 
-    async def _earlier(self, request: pb.ActRequest, fingerprint: bytes) -> pb.ActResponse | None:
+    async def earlier_answer(self, request, fingerprint: bytes) -> pb.ActResponse | None:
         """The first answer to this request id, when a repeat would now be refused."""
         if not request.request_id:
             return None

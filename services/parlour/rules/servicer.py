@@ -6,6 +6,7 @@ import asyncio
 
 from parlour.rpc.batching import Batches
 from parlour.rpc.errors import classify, guarded, unavailable
+from parlour.rules import undos
 from parlour.rules.core import RulesCore
 from parlour.rules.matchlog import match_log
 from parlour.rules.v1 import rules_pb2 as pb
@@ -55,7 +56,11 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
     @guarded
     async def UndoAction(self, request, context):
-        return await self.core.undo(request)
+        return await undos.undo_action(self.core, request)
+
+    @guarded
+    async def AnswerUndo(self, request, context):
+        return await undos.answer_undo(self.core, request)
 
     @guarded
     async def Act(self, request, context):

@@ -12,7 +12,8 @@ import logging
 
 from parlour.engine import abandon, timeouts
 from parlour.rpc.errors import ServiceError
-from parlour.rules.core import RulesCore, earliest_deadline, now_ms, pack
+from parlour.rules.clocks import earliest_deadline
+from parlour.rules.core import RulesCore, now_ms, pack
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
 from parlour.store.keys import PLATFORM_REQUEST_PREFIX

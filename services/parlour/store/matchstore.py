@@ -35,11 +35,13 @@ class CommitConflict(Exception):
 
 @dataclass(frozen=True, slots=True)
 class StoredState:
-    """A match's state as stored: version, last event sequence and State bytes."""
+    """A match's state as stored: version, last event sequence, State and MatchProgress
+    bytes."""
 
     version: int
     last_sequence: int
     data: bytes
+    progress: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,10 +239,12 @@ class MatchStore:
 
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
-        version, seq, data = await self.redis.hmget(keys.state(match), "v", "q", "s")
+        version, seq, data, progress = await self.redis.hmget(
+            keys.state(match), "v", "q", "s", "p"
+        )
         if version is None:
             raise MatchNotFound(match)
-        return StoredState(int(version), int(seq), data)
+        return StoredState(int(version), int(seq), data, progress or b"")
 
     async def version(self, match: str) -> int:
         """The current version; MatchNotFound if there is none."""
