@@ -57,7 +57,11 @@ def lines(log: gw.MatchLog) -> list[str]:
             shown.add(event.version)
             logged, action = actions[event.version], game.action_type()
             said = (
-                f"takes back v{logged.undoes}"
+                f"asks to take back v{logged.undo_requested}"
+                if logged.undo_requested
+                else f"answers an undo request ({gw.UndoAnswer.Name(logged.undo_answer)})"
+                if logged.undo_answer
+                else f"takes back v{logged.undoes}"
                 if logged.undoes
                 else game.describe_action(action)
                 if logged.action.Unpack(action)

@@ -231,7 +231,7 @@ class RulesCore:
         if seat is not None:
             self.check_seat(entry.state, seat)
         view = runtime.view(self.game, entry.state, seat)
-        return pack(view), self.progress(entry.state, entry.version, entry.last_sequence)
+        return pack(view), entry.progress
 
     async def list_actions(self, match: str, seat: int) -> pb.ListActionsResponse:
         """A seat's legal actions, each with the game's label, and the match progress."""
@@ -241,7 +241,7 @@ class RulesCore:
         return pb.ListActionsResponse(
             actions=[pack(a) for a in actions],
             labels=[self.game.describe_action(a) for a in actions],
-            progress=self.progress(entry.state, entry.version, entry.last_sequence),
+            progress=entry.progress,
         )
 
     async def sample_hidden(
