@@ -7,13 +7,17 @@ import random
 import subprocess
 import sys
 
+import redis.asyncio as aioredis
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from parlour.client import GatewayClient
+from parlour.engine import runtime
+from parlour.engine.undo import refusal
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
+from parlour.store import keys
 
 
 def start_stack(redis_url: str, games=("tinycards",), replicas: int = 1) -> LocalStack:
@@ -126,3 +130,42 @@ async def wait_finished(client, match, watcher) -> gw.Match:
         if current.status == gw.MATCH_STATUS_FINISHED:
             return current
         await watcher.until(lambda seen=seen: len(watcher.events) > seen)
+
+
+class Table:
+    """A match whose true state the test reads from Redis to pick actions."""
+
+    def __init__(self, game, client, stack, match, players) -> None:
+        self.game, self.client, self.match, self.players = game, client, match, players
+        self.redis = aioredis.from_url(stack.redis_url)
+        self.id = match.name.removeprefix("matches/")
+
+    async def state(self):
+        return self.game.state_type.FromString(await self.redis.hget(keys.state(self.id), "s"))
+
+    async def find(self, wanted):
+        """Play first legal actions until the pending seat has an action whose undo check
+        gives `wanted`; returns (seat, action)."""
+        while pending := runtime.pending(self.game, state := await self.state()):
+            seat = pending[0].seat
+            for action in runtime.legal_actions(self.game, state, seat):
+                if refusal(self.game, state, seat, action) == wanted:
+                    return seat, action
+            await self.players[seat].submit(runtime.legal_actions(self.game, state, seat)[0])
+        raise AssertionError(f"the match ended without an action whose undo is {wanted}")
+
+    async def undo(self, seat, request_id="undo-1"):
+        request = gw.UndoActionRequest(match=self.match.name, request_id=request_id)
+        return await self.client.stub.UndoAction(request, metadata=self.players[seat].metadata)
+
+    async def answer(self, seat, accept: bool, request_id=None):
+        """Seat `seat` answers the open undo request (request id: one per seat)."""
+        request = gw.AnswerUndoRequest(
+            match=self.match.name,
+            request_id=request_id or f"answer-{seat}",
+            answer=gw.UNDO_ANSWER_ACCEPT if accept else gw.UNDO_ANSWER_REFUSE,
+        )
+        return await self.client.stub.AnswerUndo(request, metadata=self.players[seat].metadata)
+
+    async def close(self):
+        await self.redis.aclose()

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
-import redis.asyncio as aioredis
-from lifecycle_support import new_match, reason, start_stack
+from lifecycle_support import Table, new_match, reason, start_stack
 
 from parlour.client import GatewayClient
 from parlour.engine import runtime
 from parlour.engine.registry import get_game
-from parlour.engine.undo import refusal
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.matchlog import verified
 from parlour.rules.v1 import rules_pb2 as rules
@@ -35,42 +33,12 @@ async def client(stack):
         yield client
 
 
-class Table:
-    """A murdercastle match whose true state the test reads from Redis to pick actions."""
-
-    def __init__(self, client, stack, match, players) -> None:
-        self.client, self.match, self.players = client, match, players
-        self.redis = aioredis.from_url(stack.redis_url)
-        self.id = match.name.removeprefix("matches/")
-
-    async def state(self):
-        return GAME.state_type.FromString(await self.redis.hget(keys.state(self.id), "s"))
-
-    async def find(self, wanted):
-        """Play first legal actions until the pending seat has an action whose undo check
-        gives `wanted`; returns (seat, action)."""
-        while pending := runtime.pending(GAME, state := await self.state()):
-            seat = pending[0].seat
-            for action in runtime.legal_actions(GAME, state, seat):
-                if refusal(GAME, state, seat, action) == wanted:
-                    return seat, action
-            await self.players[seat].submit(runtime.legal_actions(GAME, state, seat)[0])
-        raise AssertionError(f"the match ended without an action whose undo is {wanted}")
-
-    async def undo(self, seat, request_id="undo-1"):
-        request = gw.UndoActionRequest(match=self.match.name, request_id=request_id)
-        return await self.client.stub.UndoAction(request, metadata=self.players[seat].metadata)
-
-    async def close(self):
-        await self.redis.aclose()
-
-
 @pytest.fixture
 async def table(client, stack):
     match, players = await new_match(
         client, seats=SEATS, seed=5, game="murdercastle", allow_undo=True
     )
-    table = Table(client, stack, match, players)
+    table = Table(GAME, client, stack, match, players)
     yield table
     await table.close()
 
