@@ -12,6 +12,7 @@ import redis.asyncio as aioredis
 from lifecycle_support import Watcher, cli, new_match, reason, start_stack, wait_finished
 
 from parlour.client import GatewayClient
+from parlour.demo import timer_demo
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.routing import rank_addresses
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -129,3 +130,16 @@ async def test_clients_cannot_use_the_platforms_request_ids(redis_url):
             assert (await client.match(match.name)).progress.version == 1
     finally:
         stack.stop()
+
+
+async def test_the_demo_shows_a_timer_firing_once(redis_url, capsys):
+    """Issue 17 "done when": the demo's timed match, where one seat never acts, prints that
+    seat's timeout (the game's default played for it) and that it fired once."""
+    stack = start_stack(redis_url)
+    try:
+        assert await timer_demo(stack.address, "tinycards", 2026) == 0
+    finally:
+        stack.stop()
+    out = capsys.readouterr().out
+    assert "ran out of time (turn); played for them:" in out
+    assert "1 TimedOut event at version" in out and "bot2=0 ms" in out

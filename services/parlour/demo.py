@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
+
+import grpc
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
+from parlour.engine.v1 import platform_pb2
 from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack, redacted
@@ -61,12 +65,80 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
     return failures
 
 
+#: The timed match: each decision has 300 ms, then 700 ms of bank per seat (issue 17 item 1).
+TIMER = gw.LifecycleOptions(turn_timer_ms=300, time_bank_ms=700)
+
+
+async def timer_demo(address: str, game: str, seed: int) -> int:
+    """A short timed match where the last seat never acts: its budget and bank run out and the
+    platform plays the game's default for it, once. Returns 1 unless it fired exactly once."""
+    async with GatewayClient(address) as client:
+        info = {g.name.removeprefix("games/"): g.info for g in await client.games()}[game]
+        seats, idle = info.min_seats, info.min_seats - 1
+        request = gw.CreateMatchRequest(
+            game=game, seats=seats, seed=seed, allow_spectators=True, lifecycle=TIMER
+        )
+        match = (await client.stub.CreateMatch(request)).match
+        players = [await client.join(match.name, f"bot{i + 1}", seat=i) for i in range(seats)]
+        print(
+            f"\n=== Turn timer: {info.display_name}, {TIMER.turn_timer_ms} ms per decision plus "
+            f"a {TIMER.time_bank_ms} ms bank per seat; bot{idle + 1} never acts ==="
+        )
+        events: list[gw.MatchEvent] = []
+        changed = asyncio.Event()
+
+        async def follow() -> None:
+            async for item in client.spectate(match.name):
+                if item.HasField("event"):
+                    events.append(item.event)
+                changed.set()
+
+        def timeouts() -> list[gw.MatchEvent]:
+            return [e for e in events if e.event.Is(platform_pb2.TimedOut.DESCRIPTOR)]
+
+        follower = asyncio.create_task(follow())
+        choose = random.Random(seed)
+        started = time.perf_counter()
+        while True:
+            progress = (await players[0].view()).progress
+            if progress.HasField("outcome") or (
+                timeouts() and progress.version > timeouts()[0].version
+            ):
+                break
+            movers = [d.seat for d in progress.pending if d.seat != idle]
+            if not movers:
+                changed.clear()
+                await changed.wait()
+                continue
+            legal = (await players[movers[0]].actions()).actions
+            try:
+                await players[movers[0]].submit(choose.choice(list(legal)))
+            except grpc.aio.AioRpcError:
+                continue  # the timer moved the match first; look again
+        follower.cancel()
+        fired = timeouts()[0]
+        notice = platform_pb2.TimedOut()
+        fired.event.Unpack(notice)
+        at_version = [e for e in timeouts() if e.version == fired.version]
+        print(f"  #{fired.sequence:<5} {'platform':>8}  {fired.text}")
+        print(
+            f"  the timer fired after {time.perf_counter() - started:.1f}s: "
+            f"{len(at_version)} TimedOut event at version {fired.version} "
+            f"(seat {notice.seat}, decision {notice.kind!r}); the match is now at version "
+            f"{progress.version}"
+        )
+        banks = ", ".join(f"bot{c.seat + 1}={c.bank_ms} ms" for c in progress.clocks)
+        print(f"  banks left: {banks}")
+    return 0 if len(at_version) == 1 else 1
+
+
 def run_demo(games: list[str], seed: int, lines: int) -> int:
     """Start the stack, play every game, stop the stack; returns a process exit code."""
     print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate processes…")
     with LocalStack(games) as stack:
         print(f"gateway {stack.address}; Redis {redacted(stack.redis_url)}")
         failures = asyncio.run(play_all(stack.address, games, seed, lines))
+        failures += asyncio.run(timer_demo(stack.address, games[0], seed))
     print(
         "\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else "")
     )
