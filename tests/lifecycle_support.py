@@ -86,8 +86,8 @@ def reason(error) -> str:
 
 
 class Watcher:
-    """Follows one live stream in the background, remembering its events and the last sequence
-    it is known to have reached; tests wait on what it has seen."""
+    """Follows one live stream in the background, remembering its events (single or batched)
+    and the last sequence it is known to have reached; tests wait on what it has seen."""
 
     def __init__(self, stream) -> None:
         self.events: list[gw.MatchEvent] = []
@@ -98,10 +98,11 @@ class Watcher:
     async def follow(self, stream) -> None:
         async for item in stream:
             async with self.changed:
-                if item.HasField("event"):
-                    self.events.append(item.event)
-                    self.reached = item.event.sequence
-                else:
+                got = [item.event] if item.HasField("event") else list(item.batch.events)
+                self.events.extend(got)
+                if got:
+                    self.reached = got[-1].sequence
+                elif item.HasField("heartbeat"):
                     self.reached = max(self.reached, item.heartbeat.last_sequence)
                 self.changed.notify_all()
 
