@@ -56,14 +56,15 @@ async def play_out(players, seed: int = 0):
 
 
 async def live_events(stream, until_sequence: int) -> list[gw.MatchEvent]:
-    """The events a live stream delivers up to `until_sequence` (heartbeats end it early)."""
+    """The events (single or batched) a live stream delivers up to `until_sequence`
+    (heartbeats end it early)."""
     events = []
     async for item in stream:
-        if item.HasField("event"):
-            events.append(item.event)
-            if item.event.sequence >= until_sequence:
-                break
-        elif item.heartbeat.last_sequence >= until_sequence:
+        got = [item.event] if item.HasField("event") else list(item.batch.events)
+        events.extend(got)
+        if got and got[-1].sequence >= until_sequence:
+            break
+        if item.HasField("heartbeat") and item.heartbeat.last_sequence >= until_sequence:
             break
     return events
 
