@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import subprocess
 import sys
@@ -18,6 +19,15 @@ from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.store import keys
+from parlour.store.server import EmbeddedRedis
+
+
+@contextlib.contextmanager
+def own_redis():
+    """A Redis server of the test's own, for a test that leaves timed matches unfinished: their
+    deadlines must not be fired by another test's rules replica on the worker's Redis."""
+    with EmbeddedRedis() as server:
+        yield server.url
 
 
 def start_stack(redis_url: str, games=("tinycards",), replicas: int = 1) -> LocalStack:

@@ -9,7 +9,7 @@ import signal
 
 import grpc
 import pytest
-from lifecycle_support import Watcher, new_match, start_stack, wait_finished
+from lifecycle_support import Watcher, new_match, own_redis, start_stack, wait_finished
 
 from parlour.client import GatewayClient
 from parlour.gateway.routing import rank_addresses
@@ -59,11 +59,16 @@ async def test_exhausted_banks_fire_the_default_once_per_decision_with_replicas_
         stack.stop()
 
 
-async def test_killing_the_replica_that_armed_a_bank_deadline_another_fires_it_once(redis_url):
+async def test_killing_the_replica_that_armed_a_bank_deadline_another_fires_it_once():
     """Item 1: seat 0 moves (charged beyond the budget, earning the increment); seat 1 does
     not. The replica owning the match is killed; another plays seat 1's default once, when its
     budget and whole bank are spent, and its bank is 0 from then on. A seat and a spectator
     see the same clocks."""
+    with own_redis() as redis_url:
+        await kill_the_owner_while_a_bank_runs(redis_url)
+
+
+async def kill_the_owner_while_a_bank_runs(redis_url: str) -> None:
     stack = start_stack(redis_url, replicas=2)
     try:
         async with GatewayClient(stack.address) as client:

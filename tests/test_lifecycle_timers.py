@@ -9,7 +9,15 @@ import signal
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import Watcher, cli, new_match, reason, start_stack, wait_finished
+from lifecycle_support import (
+    Watcher,
+    cli,
+    new_match,
+    own_redis,
+    reason,
+    start_stack,
+    wait_finished,
+)
 
 from parlour.client import GatewayClient
 from parlour.demo import timer_demo
@@ -63,9 +71,14 @@ async def test_replicas_race_and_each_deadline_fires_once(redis_url, tmp_path):
         stack.stop()
 
 
-async def test_killing_the_replica_that_armed_a_timer_another_fires_it_once(redis_url):
+async def test_killing_the_replica_that_armed_a_timer_another_fires_it_once():
     """Item 1: the replica that created the match (and armed its first deadline) is killed;
     another replica plays that timeout, once."""
+    with own_redis() as redis_url:
+        await kill_the_owner_while_a_timer_runs(redis_url)
+
+
+async def kill_the_owner_while_a_timer_runs(redis_url: str) -> None:
     stack = start_stack(redis_url, replicas=2)
     try:
         async with GatewayClient(stack.address) as client:
@@ -132,14 +145,15 @@ async def test_clients_cannot_use_the_platforms_request_ids(redis_url):
         stack.stop()
 
 
-async def test_the_demo_shows_a_timer_firing_once(redis_url, capsys):
+async def test_the_demo_shows_a_timer_firing_once(capsys):
     """Issue 17 "done when": the demo's timed match, where one seat never acts, prints that
     seat's timeout (the game's default played for it) and that it fired once."""
-    stack = start_stack(redis_url)
-    try:
-        assert await timer_demo(stack.address, "tinycards", 2026) == 0
-    finally:
-        stack.stop()
+    with own_redis() as redis_url:
+        stack = start_stack(redis_url)
+        try:
+            assert await timer_demo(stack.address, "tinycards", 2026) == 0
+        finally:
+            stack.stop()
     out = capsys.readouterr().out
     assert "ran out of time (turn); played for them:" in out
     assert "1 TimedOut event at version" in out and "bot2=0 ms" in out
