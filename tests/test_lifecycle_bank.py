@@ -89,7 +89,7 @@ async def kill_the_owner_while_a_bank_runs(redis_url: str) -> None:
             await watcher.until(lambda: watcher.timeouts())
             watcher.stop()
             after = (await client.match(match.name)).progress
-            seen = (await players[1].view()).progress
+            seen = (await players[1].get_view()).progress
         assert [(version, notice.seat) for version, notice in watcher.timeouts()] == [(3, 1)]
         assert after.version == 3 and seen.clocks == after.clocks
         assert clocks(after) == [(bank0, started(after, 0) + BUDGET), (0, 0)]

@@ -107,7 +107,8 @@ async def test_pending_timers_survive_a_restart_of_everything():
     try:
         stack = start_stack(redis.url)
         async with GatewayClient(stack.address) as client:
-            match, _ = await new_match(client, turn_timer_ms=2500)
+            # long enough that the restart (seconds on a busy machine) ends first
+            match, _ = await new_match(client, turn_timer_ms=6000)
         for proc in stack.processes():
             proc.stop(signal.SIGKILL)
         redis.stop(remove=False)

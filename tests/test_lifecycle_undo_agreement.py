@@ -103,14 +103,14 @@ async def test_undo_applies_once_every_other_seat_accepted(table, stack):
     seat, action = await table.find(None)
     player = table.players[seat]
     streams = Streams(table)
-    before = await player.view()
+    before = await player.get_view()
     done = (await player.submit(action)).result.progress
-    moved = await player.view()
+    moved = await player.get_view()
     asked = (await table.undo(seat)).result.progress
     assert asked.version == done.version + 1
     assert asked.undo_request.seat == seat and asked.undo_request.undoes == done.version
     assert list(asked.undo_request.awaiting) == others(table, seat)
-    assert (await player.view()).view == moved.view
+    assert (await player.get_view()).view == moved.view
     assert (await table.undo(seat)).replayed
     with pytest.raises(grpc.aio.AioRpcError) as own:
         await table.answer(seat, accept=True)
@@ -127,7 +127,7 @@ async def test_undo_applies_once_every_other_seat_accepted(table, stack):
     assert (await table.answer(last, accept=True)).replayed
     final = undone.result.progress
     assert not final.HasField("undo_request")
-    again = await player.view()
+    again = await player.get_view()
     assert again.view == before.view and again.progress.pending == before.progress.pending
     seen = await streams.undo_events(final.last_sequence)
     streams.stop()
@@ -144,7 +144,7 @@ async def test_one_refusal_closes_the_request_and_the_action_stays(table, stack)
     seat, action = await table.find(None)
     streams = Streams(table)
     done = (await table.players[seat].submit(action)).result.progress
-    moved = await table.players[seat].view()
+    moved = await table.players[seat].get_view()
     await table.undo(seat)
     first, last = others(table, seat)[0], others(table, seat)[-1]
     closed = (await table.answer(first, accept=False)).result.progress
@@ -156,7 +156,7 @@ async def test_one_refusal_closes_the_request_and_the_action_stays(table, stack)
     with pytest.raises(grpc.aio.AioRpcError) as again:
         await table.undo(seat, request_id="undo-2")
     assert reason(again.value) == "UNDO_REFUSED"
-    assert (await table.players[seat].view()).view == moved.view
+    assert (await table.players[seat].get_view()).view == moved.view
     seen = await streams.undo_events(closed.last_sequence)
     streams.stop()
     assert all(stream == seen[0] for stream in seen)

@@ -100,7 +100,7 @@ async def timer_demo(address: str, game: str, seed: int) -> int:
         choose = random.Random(seed)
         started = time.perf_counter()
         while True:
-            progress = (await players[0].view()).progress
+            progress = await players[0].progress()
             if progress.HasField("outcome") or (
                 timeouts() and progress.version > timeouts()[0].version
             ):

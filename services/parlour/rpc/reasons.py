@@ -74,6 +74,13 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "OTHER_SEAT_ACTED": ("FAILED_PRECONDITION", "Another seat acted after the seat's last action."),
     "UNDO_AFTER_RANDOMNESS": ("FAILED_PRECONDITION", "The action drew something at random."),
     "UNDO_AFTER_REVEAL": ("FAILED_PRECONDITION", "The action told another seat something hidden."),
+    # undo agreed by the other seats (LifecycleOptions.undo_needs_agreement)
+    "UNDO_ALREADY_REQUESTED": ("FAILED_PRECONDITION", "An undo request is open and unanswered."),
+    "UNDO_REFUSED": ("FAILED_PRECONDITION", "The other seats refused taking back this action."),
+    "NO_UNDO_REQUEST": ("FAILED_PRECONDITION", "No undo request is open."),
+    "ANSWER_NOT_AWAITED": ("FAILED_PRECONDITION", "The undo request does not wait for this seat."),
+    "ALREADY_ANSWERED": ("FAILED_PRECONDITION", "The seat already accepted the open undo request."),
+    "MISSING_ANSWER": ("INVALID_ARGUMENT", "AnswerUndo needs UNDO_ANSWER_ACCEPT or _REFUSE."),
     # match logs (GetMatchLog)
     "MATCH_NOT_FINISHED": ("FAILED_PRECONDITION", "A match log is given once the match is over."),
     "REVEAL_NOT_ALLOWED": (
