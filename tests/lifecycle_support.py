@@ -167,17 +167,13 @@ class Table:
         raise AssertionError(f"the match ended without an action whose undo is {wanted}")
 
     async def undo(self, seat, request_id="undo-1"):
-        request = gw.UndoActionRequest(match=self.match.name, request_id=request_id)
-        return await self.client.stub.UndoAction(request, metadata=self.players[seat].metadata)
+        return await self.players[seat].undo(request_id=request_id)
 
     async def answer(self, seat, accept: bool, request_id=None):
         """Seat `seat` answers the open undo request (request id: one per seat)."""
-        request = gw.AnswerUndoRequest(
-            match=self.match.name,
-            request_id=request_id or f"answer-{seat}",
-            answer=gw.UNDO_ANSWER_ACCEPT if accept else gw.UNDO_ANSWER_REFUSE,
+        return await self.players[seat].answer_undo(
+            accept, request_id=request_id or f"answer-{seat}"
         )
-        return await self.client.stub.AnswerUndo(request, metadata=self.players[seat].metadata)
 
     async def close(self):
         await self.redis.aclose()

@@ -346,6 +346,23 @@ class Seat:
             )
         ).match
 
+    async def undo(self, *, request_id: str | None = None) -> gw.UndoActionResponse:
+        """Take back this seat's last action, or ask the other seats to agree (when the
+        match's options need it); retrying with the same request id is safe."""
+        request = gw.UndoActionRequest(match=self.match, request_id=request_id or new_request_id())
+        return await self.client.stub.UndoAction(request, metadata=self.metadata)
+
+    async def answer_undo(
+        self, accept: bool, *, request_id: str | None = None
+    ) -> gw.AnswerUndoResponse:
+        """Accept or refuse another seat's open undo request."""
+        request = gw.AnswerUndoRequest(
+            match=self.match,
+            request_id=request_id or new_request_id(),
+            answer=gw.UNDO_ANSWER_ACCEPT if accept else gw.UNDO_ANSWER_REFUSE,
+        )
+        return await self.client.stub.AnswerUndo(request, metadata=self.metadata)
+
     def session(self, after: int = 0) -> Session:
         """A Play stream: send actions, receive acks and events."""
         return Session(self, after)

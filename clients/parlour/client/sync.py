@@ -108,6 +108,14 @@ class SyncSeat:
         """Submit one action."""
         return self.client._run(self.aio.submit(action, **options))
 
+    def undo(self, **options: Any):
+        """Take back this seat's last action, or ask the others to agree."""
+        return self.client._run(self.aio.undo(**options))
+
+    def answer_undo(self, accept: bool, **options: Any):
+        """Accept or refuse another seat's open undo request."""
+        return self.client._run(self.aio.answer_undo(accept, **options))
+
     def feed(self, after: int = 0) -> Iterator:
         """This seat's events, unpacked, ending when the match ends."""
         return self.client._iterate(self.aio.feed(after))
