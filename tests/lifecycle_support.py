@@ -18,6 +18,7 @@ from parlour.engine.undo import refusal
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
+from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.server import EmbeddedRedis
 
@@ -28,6 +29,21 @@ def own_redis():
     deadlines must not be fired by another test's rules replica on the worker's Redis."""
     with EmbeddedRedis() as server:
         yield server.url
+
+
+async def stored_progress(redis_url: str, match) -> rules.MatchProgress:
+    """The progress committed last, read from Redis itself (no service needed)."""
+    store = aioredis.from_url(redis_url)
+    try:
+        raw = await store.hget(keys.state(match.name.removeprefix("matches/")), "p")
+    finally:
+        await store.aclose()
+    return rules.MatchProgress.FromString(raw)
+
+
+def wire(messages) -> list[bytes]:
+    """Repeated messages as bytes, to compare public and internal copies of one layout."""
+    return [m.SerializeToString() for m in messages]
 
 
 def start_stack(redis_url: str, games=("tinycards",), replicas: int = 1) -> LocalStack:
