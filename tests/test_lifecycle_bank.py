@@ -24,7 +24,8 @@ from parlour.gateway.routing import rank_addresses
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.store.server import EmbeddedRedis
 
-BUDGET, BANK, INCREMENT = 500, 2000, 250
+#: A large increment keeps seat 0 far from its deadline while the test reads the progress.
+BUDGET, BANK, INCREMENT = 500, 2000, 8000
 
 
 def clocks(progress) -> list[tuple[int, int]]:
