@@ -145,7 +145,7 @@ class RulesCore:
         for message in (g.options_type, g.action_type, g.event_type, g.view_type):
             visit(message.DESCRIPTOR.file)
         visit(type(g.catalogue()).DESCRIPTOR.file)
-        visit(Undone.DESCRIPTOR.file)
+        visit(UndoExpired.DESCRIPTOR.file)  # the platform events (platform.proto)
         return list(ordered.values())
 
     def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
