@@ -35,6 +35,8 @@ GAMES = {
     "houseofhorrors": (3, ""),
     "clashofminds": (2, ""),
     "murdercastle": (2, '{"roundLimit": 3}'),
+    # issue 15: the person (seat 0) plays Holmes against three bot investigators
+    "murdercastle-play-as-holmes": (4, '{"playAsHolmes": {"seat": 0}}'),
 }
 WAIT_MS = 180_000
 
@@ -51,10 +53,11 @@ async def web_server(gateway: str):
     return server, task, f"http://127.0.0.1:{sock.getsockname()[1]}/"
 
 
-async def play_in_browser(redis_url: str, game: str) -> Path:
+async def play_in_browser(redis_url: str, case: str) -> Path:
     from playwright.async_api import async_playwright
 
-    seats, options = GAMES[game]
+    seats, options = GAMES[case]
+    game = case.split("-")[0]
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         server, task, url = await web_server(address)
         try:
@@ -88,7 +91,7 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                     await page.click(f"#actions button >> nth={rng.below(count)}")
                     moves += 1
                     if moves == 6:
-                        await page.screenshot(path=str(SCREENSHOTS / f"{game}-during.png"))
+                        await page.screenshot(path=str(SCREENSHOTS / f"{case}-during.png"))
                     await page.wait_for_function(
                         f"document.body.dataset.version !== {json.dumps(version)} "
                         "&& document.body.dataset.state !== 'acting'",
@@ -99,7 +102,7 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
                 feed = await page.inner_text("#feed")
                 match = (await page.inner_text("#match-name")).strip()
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                shot = SCREENSHOTS / f"{game}.png"
+                shot = SCREENSHOTS / f"{case}.png"
                 await page.screenshot(path=str(shot), full_page=True)
                 print(f"screenshot: {shot}")
                 watcher = await browser.new_page()
@@ -116,7 +119,9 @@ async def play_in_browser(redis_url: str, game: str) -> Path:
     assert "You:" in feed
     assert watched.startswith("Game over.") and spectator_buttons == 0
     assert watched.split("Scores")[1] == status.split("Scores")[1]
-    if game == "murdercastle":  # rooms by name, not by place id
+    if case == "murdercastle-play-as-holmes":  # Holmes' own parts are in his view
+        assert "Holmes tracker: " in view_text and "Junction:" in view_text
+    if case == "murdercastle":  # rooms by name, not by place id
         assert "Holmes: " in view_text and not re.search(r"(Holmes:|place) \d", view_text)
     return shot
 
@@ -128,8 +133,8 @@ async def test_a_person_plays_a_match_in_the_browser(redis_url):
 
 
 @pytest.mark.table_full
-@pytest.mark.parametrize("game", [g for g in GAMES if g != "tinycards"])
-async def test_every_game_plays_to_the_end_in_the_browser(redis_url, game):
+@pytest.mark.parametrize("case", [g for g in GAMES if g != "tinycards"])
+async def test_every_game_plays_to_the_end_in_the_browser(redis_url, case):
     """Issue 12 items 3-4: every game, end to end in chromium, with a screenshot."""
-    shot = await play_in_browser(redis_url, game)
+    shot = await play_in_browser(redis_url, case)
     assert shot.stat().st_size > 0

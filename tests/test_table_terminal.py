@@ -21,16 +21,23 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as castle
 from stack import running_stack
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / ".parlour" / "screenshots"
+#: (game, seats, options) per case; "Ada" (seat 0) is the person at the table.
 GAMES = {
-    "tinycards": (2, None),
-    "isayholmes": (3, isay.Options(rounds=1)),
-    "houseofhorrors": (3, None),
-    "clashofminds": (2, None),
-    "murdercastle": (2, castle.Options(round_limit=3)),
+    "tinycards": ("tinycards", 2, None),
+    "isayholmes": ("isayholmes", 3, isay.Options(rounds=1)),
+    "houseofhorrors": ("houseofhorrors", 3, None),
+    "clashofminds": ("clashofminds", 2, None),
+    "murdercastle": ("murdercastle", 2, castle.Options(round_limit=3)),
+    # issue 15: the person plays Holmes against three bot investigators
+    "murdercastle-play-as-holmes": (
+        "murdercastle", 4, castle.Options(play_as_holmes=castle.PlayAsHolmes(seat=0))
+    ),
 }
 
 
-async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
+async def play_through(
+    address: str, game: str, seats: int, options, case: str | None = None
+) -> PlayApp:
     async with GatewayClient(address) as client:
         table = await Table.create(client, game, seats, "Ada", options)
         bots = start_bots(address, table.match, seats - 1, "random")
@@ -54,7 +61,7 @@ async def play_through(address: str, game: str, seats: int, options) -> PlayApp:
                             lambda v=snapshot.progress.version: app.snapshot.progress.version > v
                         )
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                app.save_screenshot(f"terminal-{game}.svg", str(SCREENSHOTS))
+                app.save_screenshot(f"terminal-{case or game}.svg", str(SCREENSHOTS))
                 status = str(app.query_one("#status").render())
                 feed = "\n".join(str(line.text) for line in app.query_one("#feed").lines)
         finally:
@@ -76,15 +83,16 @@ async def gateway(redis_url, request):
 @pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)
 async def test_a_person_plays_a_whole_match_in_the_terminal(gateway):
     """Issue 12 item 2: menu with labels, whose turn, the feed, to the end of the match."""
-    await play_through(gateway, "tinycards", *GAMES["tinycards"])
+    await play_through(gateway, *GAMES["tinycards"])
 
 
 @pytest.mark.table_full
-@pytest.mark.parametrize("game", [g for g in GAMES if g != "tinycards"])
-async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, game):
+@pytest.mark.parametrize("case", [g for g in GAMES if g != "tinycards"])
+async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, case):
     """Issue 12 item 2: every game and mode works in the terminal client."""
+    game = GAMES[case][0]
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
-        await asyncio.wait_for(play_through(address, game, *GAMES[game]), 600)
+        await asyncio.wait_for(play_through(address, *GAMES[case], case=case), 600)
 
 
 @pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)

@@ -237,15 +237,30 @@ def cmd_play(args: argparse.Namespace) -> None:
 
         print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
         stack = LocalStack([args.game])
+    game = get_game(args.game) if args.game else None
+    options = match_options(game, args.options) if game else None
     with stack as running:
         address = address or running.address
-        game = get_game(args.game) if args.game else None
-        seats = args.seats or (
-            min(max(game.min_seats, args.bots + 1), game.max_seats) if game else 0
-        )
+        seats = args.seats
+        if game and not seats:
+            low, high = game.seat_range(options or game.options_type())
+            seats = min(max(low, args.bots + 1), high)
         bots = min(args.bots, seats - 1) if game else args.bots
         asyncio.run(play(address, args.game, seats, bots, args.name, args.strategy,
-                         args.join, args.seat, args.watch))
+                         args.join, args.seat, args.watch, options))
+
+
+def match_options(game, text: str | None):
+    """The game's Options from JSON (the proto's JSON names, as the web page takes them);
+    None when not given. A mistake ends the command with one line."""
+    from google.protobuf import json_format
+
+    if not text:
+        return None
+    try:
+        return json_format.Parse(text, game.options_type())
+    except json_format.ParseError as error:
+        sys.exit(f"parlour play: --options is not {game.name} Options JSON: {error}")
 
 
 def cmd_serve_web(args: argparse.Namespace) -> None:
@@ -358,6 +373,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, help="with --join: the seat wanted")
     p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
     p.add_argument("--name", default="you", help="your name at the table")
+    p.add_argument("--options", metavar="JSON", help="the game's match options as JSON, e.g. "
+                   "murdercastle '{\"playAsHolmes\": {\"seat\": 0}}' (you are seat 0: Holmes)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="the bots' strategy")
     p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY, else a "
                    "local stack is started)")

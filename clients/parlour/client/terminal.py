@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import grpc
+from google.protobuf.message import Message
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
@@ -116,7 +117,7 @@ class PlayApp(App):
 
 async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                strategy: str, join: str | None = None, seat: int | None = None,
-               watch: str | None = None) -> None:
+               watch: str | None = None, options: Message | None = None) -> None:
     """Create (or join, or watch) a match, start the bots' process, and run the app."""
     from parlour.client.client import GatewayClient
     from parlour.client.table import start_bots
@@ -127,7 +128,7 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
         elif join:
             table = await Table.join(client, join, name, seat)
         else:
-            table = await Table.create(client, game, seats, name)
+            table = await Table.create(client, game, seats, name, options)
         helpers = start_bots(address, table.match, bots, strategy) if bots else None
         try:
             await PlayApp(table).run_async()
