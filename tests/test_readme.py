@@ -36,3 +36,18 @@ def test_the_sdk_exports_every_name_the_readme_gives():
     for name in re.findall(r"`(\w+)`", names):
         assert name in parlour.client.__all__
         assert getattr(parlour.client, name).__name__ == name
+
+
+def test_every_play_command_parses_with_its_options():
+    """Each `parlour play GAME ... --options '...'` in the README names a game whose Options
+    accept that JSON, with a seat range that fits the bots it asks for."""
+    from google.protobuf import json_format
+
+    from parlour.engine.registry import get_game
+
+    commands = re.findall(r"parlour play (\w+) --bots (\d+) --options '([^']+)'", README)
+    assert commands
+    for game_name, bots, text in commands:
+        game = get_game(game_name)
+        low, high = game.seat_range(json_format.Parse(text, game.options_type()))
+        assert low <= int(bots) + 1 <= high
