@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 import redis.asyncio as aioredis
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -193,3 +194,26 @@ class Table:
 
     async def close(self):
         await self.redis.aclose()
+
+
+def stack_fixture(games=("tinycards",)):
+    """A module's `stack` fixture: one LocalStack of `games` for all its tests."""
+
+    @pytest.fixture(scope="module")
+    def stack(redis_url):
+        stack = start_stack(redis_url, games=games)
+        yield stack
+        stack.stop()
+
+    return stack
+
+
+def client_fixture():
+    """A module's `client` fixture: a GatewayClient on its `stack`, one per test."""
+
+    @pytest.fixture
+    async def client(stack):
+        async with GatewayClient(stack.address) as client:
+            yield client
+
+    return client

@@ -6,27 +6,24 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from lifecycle_support import Watcher, cli, new_match, reason, start_stack, wait_finished
+from lifecycle_support import (
+    Watcher,
+    cli,
+    client_fixture,
+    new_match,
+    reason,
+    stack_fixture,
+    wait_finished,
+)
 
-from parlour.client import GatewayClient
 from parlour.engine.abandon import streak
 from parlour.engine.v1 import platform_pb2
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.v1 import rules_pb2 as rules
 
-
-@pytest.fixture(scope="module")
-def stack(redis_url):
-    stack = start_stack(redis_url)
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
+stack = stack_fixture()
+client = client_fixture()
 
 
 def abandonments(watcher):

@@ -7,24 +7,20 @@ import json
 
 import grpc
 import pytest
-from lifecycle_support import cli, new_match, play_out, reason, start_stack
+from lifecycle_support import (
+    cli,
+    client_fixture,
+    new_match,
+    play_out,
+    reason,
+    stack_fixture,
+)
 
-from parlour.client import GatewayClient
 from parlour.engine.audit import commitment, opens
 from parlour.gateway.v1 import gateway_pb2 as gw
 
-
-@pytest.fixture(scope="module")
-def stack(redis_url):
-    stack = start_stack(redis_url)
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
+stack = stack_fixture()
+client = client_fixture()
 
 
 async def finished_match(client, seed=None, **lifecycle):

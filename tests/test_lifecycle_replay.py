@@ -8,9 +8,15 @@ import random
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import Watcher, cli, new_match, reason, start_stack
+from lifecycle_support import (
+    Watcher,
+    cli,
+    client_fixture,
+    new_match,
+    reason,
+    stack_fixture,
+)
 
-from parlour.client import GatewayClient
 from parlour.engine.replay import may_see
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.v1 import rules_pb2 as rules
@@ -19,17 +25,8 @@ from parlour.store import keys
 SEATS = 3
 
 
-@pytest.fixture(scope="module")
-def stack(redis_url):
-    stack = start_stack(redis_url)
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
+stack = stack_fixture()
+client = client_fixture()
 
 
 async def play_live(client, seed: int):

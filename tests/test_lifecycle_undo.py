@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from lifecycle_support import Table, new_match, reason, start_stack
+from lifecycle_support import Table, client_fixture, new_match, reason, stack_fixture
 
-from parlour.client import GatewayClient
 from parlour.engine import runtime
 from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -20,17 +19,8 @@ GAME = get_game("murdercastle")
 SEATS = max(3, GAME.min_seats)
 
 
-@pytest.fixture(scope="module")
-def stack(redis_url):
-    stack = start_stack(redis_url, games=("murdercastle",))
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
+stack = stack_fixture(("murdercastle",))
+client = client_fixture()
 
 
 @pytest.fixture

@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from lifecycle_support import Table, Watcher, new_match, reason, start_stack
+from lifecycle_support import (
+    Table,
+    Watcher,
+    client_fixture,
+    new_match,
+    reason,
+    stack_fixture,
+)
 
-from parlour.client import GatewayClient
 from parlour.engine.registry import get_game
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -27,17 +33,8 @@ UNDO_EVENTS = (
 )
 
 
-@pytest.fixture(scope="module")
-def stack(redis_url):
-    stack = start_stack(redis_url, games=("murdercastle",))
-    yield stack
-    stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
+stack = stack_fixture(("murdercastle",))
+client = client_fixture()
 
 
 @pytest.fixture
