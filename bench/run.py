@@ -1,7 +1,7 @@
 """End-to-end benchmark of parlour against floors measured in the same run.
 
     .venv/bin/python -m bench.run            # full run (~2-3 minutes)
-    .venv/bin/python -m bench.run --quick    # ~30 s smoke run
+    .venv/bin/python -m bench.run --quick    # smoke: every path once, briefly (make test runs it)
     .venv/bin/python -m bench.run --profile  # also py-spy the gateway, rules service and load
                                              # generator during an extra Play run at the top level
 
@@ -25,12 +25,11 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, floors, loadgen, profile
+from bench import bgio, check, floors, loadgen, profile
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
-from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -38,6 +37,7 @@ TARGET_LEVEL = 64
 TARGET_SPEEDUP = 3.0
 # Guessed actions/s per level, only to size each level's pool of prepared matches.
 POOL_GUESS = {1: 700, 16: 3500, 64: 4000}
+FULL_LEVELS, QUICK_LEVELS = "1,16,64", "2,8"
 
 
 def message_sizes() -> tuple[int, int]:
@@ -47,10 +47,10 @@ def message_sizes() -> tuple[int, int]:
     request = gw.SubmitActionRequest(
         match=f"matches/{match_id}", action=plan.actions[0][1], request_id=f"{match_id}:10"
     )
-    progress = rules.MatchProgress(version=12, last_sequence=16)
+    progress = gw.MatchProgress(version=12, last_sequence=16)
     progress.pending.add(seat=1, kind="turn")
     response = gw.SubmitActionResponse(
-        result=rules.ActResult(progress=progress, first_sequence=15, event_count=2)
+        result=gw.ActResult(progress=progress, first_sequence=15, event_count=2)
     )
     return request.ByteSize(), response.ByteSize()
 
@@ -62,11 +62,12 @@ def log(text: str) -> None:
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.levels = [int(x) for x in args.levels.split(",")]
+        levels = args.levels or (QUICK_LEVELS if args.quick else FULL_LEVELS)
+        self.levels = [int(x) for x in levels.split(",")]
         self.quick = args.quick
-        self.warmup = 0.3 if args.quick else 1.0
-        self.duration = args.duration or (1.2 if args.quick else 7.0)
-        self.floor_duration = args.floor_duration or (0.5 if args.quick else 2.5)
+        self.warmup = 0.2 if args.quick else 1.0
+        self.duration = args.duration or (0.6 if args.quick else 7.0)
+        self.floor_duration = args.floor_duration or (0.3 if args.quick else 2.5)
         self.stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         self.results: dict = {
             "started": dt.datetime.now().isoformat(timespec="seconds"),
@@ -82,6 +83,7 @@ class Bench:
                 "duration_s": self.duration,
                 "floor_duration_s": self.floor_duration,
                 "quick": self.quick,
+                "peer": not args.no_peer,
                 "game": loadgen.GAME,
                 "options": "hand_size=1",
                 "actions_per_match": len(loadgen.plan_for(0).actions),
@@ -213,7 +215,7 @@ class Bench:
                 used = await r.memory_usage(key, samples=0)
                 per_key.setdefault(kind, []).append(used or 0)
         by_key = {k: round(sum(v) / len(v)) for k, v in per_key.items()}
-        count = 50 if self.quick else 200
+        count = 12 if self.quick else 200
         before = (await r.info("memory"))["used_memory"]
         pool = await loadgen.prepare(client, count, offset=10_000)
         result, rec = await loadgen.run_level(client, "play", 16, pool, 0.0, 3600.0)
@@ -225,6 +227,7 @@ class Bench:
             "matches_sampled": len(sample),
             "info_used_memory_delta_per_match": round((after - before) / max(1, rec.matches)),
             "info_matches": rec.matches,
+            "errors": result["errors"],
         }
 
     # -- profile -----------------------------------------------------------------------------
@@ -478,12 +481,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="~30 s smoke run")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: every path once, briefly (levels 2,8)"
+    )
     parser.add_argument(
         "--profile", action="store_true", help="py-spy an extra Play run at the top level"
     )
     parser.add_argument("--native", action="store_true", help="with --profile: sample C frames too")
-    parser.add_argument("--levels", default="1,16,64", help="concurrent matches (default 1,16,64)")
+    parser.add_argument("--levels", default="", help="concurrent matches (default 1,16,64)")
+    parser.add_argument("--out", default="", help="write the JSON here (default bench/results/)")
     parser.add_argument("--duration", type=float, default=0.0, help="measured seconds per level")
     parser.add_argument(
         "--floor-duration", type=float, default=0.0, help="measured seconds per floor level"
@@ -495,11 +501,15 @@ def main() -> None:
     import uvloop
 
     results = uvloop.run(Bench(args).main())
+    results["problems"] = check.problems(results)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    path = Path(args.out or RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     path.write_text(json.dumps(results, indent=2) + "\n")
     print(table(results))
     print(f"\nresults: {path} ({results['elapsed_s']} s)")
+    if results["problems"]:
+        print("bench problems:\n  " + "\n  ".join(results["problems"]), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
