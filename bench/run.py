@@ -2,10 +2,11 @@
 
     .venv/bin/python -m bench.run            # full run (~2-3 minutes)
     .venv/bin/python -m bench.run --quick    # smoke: every path once, briefly (make test runs it)
-    .venv/bin/python -m bench.run --profile  # also py-spy the gateway, rules service and load
-                                             # generator during an extra Play run at the top level
+    .venv/bin/python -m bench.run --profile  # also profile an extra Play run at the top level:
+                                             # py-spy --native (gateway, rules, load) and perf
+                                             # (gateway, rules, Redis) -> flame graphs (SVG)
 
-Writes bench/results/<timestamp>.json (and profile-<timestamp>.txt with --profile).
+Writes bench/results/<timestamp>.json (and profile-<label>-*.svg/.txt with --profile).
 See bench/README.md for how to read the ratios.
 """
 
@@ -18,14 +19,16 @@ import json
 import math
 import os
 import platform
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, floors, loadgen, profile
+from bench import bgio, check, flame, floors, loadgen, profile
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -232,40 +235,74 @@ class Bench:
 
     # -- profile -----------------------------------------------------------------------------
     async def profile(self, stack: LocalStack, client: GatewayClient) -> dict:
+        """An extra Play run at the top level under py-spy (gateway, rules, this load
+        generator) and perf (gateway, rules, Redis): flame graphs and a summary."""
         level = max(self.levels)
         pool = await loadgen.prepare(client, self.pool_size(level), offset=20_000)
         seconds = self.warmup + self.duration
         RESULTS.mkdir(parents=True, exist_ok=True)
-        targets = {
-            "gateway": stack.gateway.popen.pid,
-            "rules": stack.rules[loadgen.GAME][0].popen.pid,
-            "loadgen": os.getpid(),
+        label = self.args.profile_label or self.stamp
+        pids = self.stack_pids(stack)
+        py_targets = {
+            "gateway": pids["gateway"],
+            "rules": pids["rules:tinycards"],
+            "load": pids["bench"],
         }
-        raws = {name: RESULTS / f"profile-{self.stamp}-{name}.raw" for name in targets}
+        perf_targets = {
+            "gateway": pids["gateway"],
+            "rules": pids["rules:tinycards"],
+            "redis": pids["redis"],
+        }
+        work = Path(tempfile.mkdtemp(prefix="parlour-profile-"))
         spies = {
-            name: profile.start(pid, raws[name], seconds, native=self.args.native)
-            for name, pid in targets.items()
+            f"py-{name}": (
+                work / f"{name}.raw",
+                profile.start(pid, work / f"{name}.raw", seconds, native=True),
+            )
+            for name, pid in py_targets.items()
         }
-        meter = CpuMeter(self.stack_pids(stack)).begin()
+        if not self.args.no_perf:
+            spies |= {
+                f"perf-{name}": (
+                    work / f"{name}.perf",
+                    profile.start_perf(pid, work / f"{name}.perf", seconds),
+                )
+                for name, pid in perf_targets.items()
+            }
+        meter = CpuMeter(pids).begin()
         began = time.perf_counter()
         result, rec = await loadgen.run_level(
             client, "play", level, pool, self.warmup, self.duration
         )
         result["cpu"] = meter.end(time.perf_counter() - began, len(rec.ack))
         texts = [
-            f"Play at concurrency {level} under py-spy: {result['actions_per_s']} actions/s, "
-            f"ack p99 {result['ack']['p99_ms']} ms; CPU (cores, us/action): {result['cpu']}"
+            f"Play at concurrency {level} under py-spy --native and perf: "
+            f"{result['actions_per_s']} actions/s (slowed by the sampling), ack p99 "
+            f"{result['ack']['p99_ms']} ms; CPU us/action: "
+            + ", ".join(f"{k} {v['cpu_us_per_op']:.0f}" for k, v in result["cpu"].items())
         ]
-        for name, spy in spies.items():
+        files = {}
+        for name, (raw, spy) in spies.items():
             _, err = await asyncio.to_thread(spy.communicate)
-            if raws[name].exists():
-                texts.append(profile.summarize(raws[name], f"{name} (pid {targets[name]})"))
-            else:
-                texts.append(f"== {name}: py-spy failed: {err.decode(errors='replace')[-500:]}")
-        path = RESULTS / f"profile-{self.stamp}.txt"
+            if not raw.exists():
+                texts.append(f"== {name}: failed: {err.decode(errors='replace')[-500:]}")
+                continue
+            folded = profile.read_pyspy(raw) if name.startswith("py-") else profile.read_perf(raw)
+            (RESULTS / f"profile-{label}-{name}.folded").write_text(
+                "".join(f"{';'.join(frames)} {count}\n" for frames, count in folded)
+            )
+            title = f"{name} at c={level}, Play ({label})"
+            svg = RESULTS / f"profile-{label}-{name}.svg"
+            svg.write_text(flame.svg(flame.tree(folded), title))
+            files[name] = str(svg)
+            texts.append(profile.summarize(folded, title))
+            if name.startswith("perf-"):
+                texts.append(f"   by library: {profile.libraries(folded)}")
+        shutil.rmtree(work, ignore_errors=True)
+        path = RESULTS / f"profile-{label}.txt"
         path.write_text("\n\n".join(texts) + "\n")
-        log(f"  profile summary: {path}")
-        return {"run": result, "summary_file": str(path)}
+        log(f"  profile: {path} and {len(files)} flame graphs")
+        return {"run": result, "summary_file": str(path), "flame_graphs": files}
 
     # -- all ------------------------------------------------------------------------------------
     async def main(self) -> dict:
@@ -487,7 +524,10 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="py-spy an extra Play run at the top level"
     )
-    parser.add_argument("--native", action="store_true", help="with --profile: sample C frames too")
+    parser.add_argument(
+        "--profile-label", default="", help="with --profile: name the files (default: time)"
+    )
+    parser.add_argument("--no-perf", action="store_true", help="with --profile: py-spy only")
     parser.add_argument("--levels", default="", help="concurrent matches (default 1,16,64)")
     parser.add_argument("--out", default="", help="write the JSON here (default bench/results/)")
     parser.add_argument("--duration", type=float, default=0.0, help="measured seconds per level")
