@@ -76,15 +76,22 @@ class Viewer:
     """Who is calling about a match: its game, the caller's seat (None: spectator) and
     the hash of the seat token it authenticated with."""
 
-    __slots__ = ("match", "game", "seat", "token_hash")
+    __slots__ = ("match", "game", "seat", "token_hash", "seat_version")
 
     def __init__(
-        self, match: str, game: str, seat: int | None, token_hash: str | None = None
+        self,
+        match: str,
+        game: str,
+        seat: int | None,
+        token_hash: str | None = None,
+        seat_version: int = 0,
     ) -> None:
         self.match = match
         self.game = game
         self.seat = seat
         self.token_hash = token_hash
+        #: The match's seat version (revoked tokens) when the token was last checked.
+        self.seat_version = seat_version
 
 
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
@@ -95,7 +102,8 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
             raise unauthenticated(
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
-        return Viewer(match, meta["game"], int(seat), tokens.token_hash(token))
+        version = int(meta.get("sv", 0))
+        return Viewer(match, meta["game"], int(seat), tokens.token_hash(token), version)
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
     if meta.get("spectators") != "1":
@@ -134,7 +142,8 @@ class Edge:
         """Resolve match and seat token; spectators only where allowed."""
         match = match_id_of(match_name)
         token = tokens.token_from_metadata(context.invocation_metadata())
-        fields = ["game", "spectators"] + ([f"t:{tokens.token_hash(token)}"] if token else [])
+        fields = ["game", "spectators", "sv"]
+        fields += [f"t:{tokens.token_hash(token)}"] if token else []
         values = await self.store.redis.hmget(keys.meta(match), fields)
         if values[0] is None:
             raise not_found("match", match_name)
@@ -143,17 +152,25 @@ class Edge:
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         return viewer
 
-    async def still_seated(self, viewer: Viewer) -> None:
-        """Refuse (SEAT_TOKEN_REVOKED) once the viewer's token no longer holds its seat."""
-        if await self.store.seat_of(viewer.match, viewer.token_hash) != viewer.seat:
+    async def still_seated(self, viewer: Viewer, sub: Subscription | None = None) -> None:
+        """Refuse (SEAT_TOKEN_REVOKED) once the viewer's token no longer holds its seat;
+        else note the match's seat version (on the subscription too)."""
+        seat, version = await self.store.seat_and_version(viewer.match, viewer.token_hash)
+        if seat != viewer.seat:
             raise revoked()
+        viewer.seat_version = version
+        if sub is not None:
+            sub.seat_version = version
 
     @contextlib.contextmanager
     def revocable(self, viewer: Viewer, sub: Subscription):
-        """End the subscription when the viewer's seat token is revoked, on any gateway."""
+        """End the subscription when the viewer's seat token is revoked, on any gateway
+        (pushed: revocation.py), and re-check the token before a private event committed
+        after some revocation in the match (Subscription.guard)."""
         if viewer.token_hash is None:
             yield
             return
-        sub.guard = lambda: self.still_seated(viewer)
+        sub.seat_version = viewer.seat_version
+        sub.guard = lambda: self.still_seated(viewer, sub)
         with self.revocations.watch(viewer.match, viewer.token_hash, sub.end):
             yield

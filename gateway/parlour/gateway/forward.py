@@ -16,34 +16,56 @@ from parlour.gateway.edge import (
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store.matchstore import StoredEvent
+
+
+def stored_event(event: rules.CommittedEvent) -> StoredEvent:
+    """An event of the rules service's answer as the stream holds it."""
+    return StoredEvent(
+        event.sequence,
+        event.recorded,
+        event.visibility,
+        event.actor,
+        event.version,
+        final=event.final,
+        seat_version=event.seat_version,
+    )
 
 
 class ForwardCalls(Edge):
     """Answers that come from a rules replica."""
 
-    async def act(
-        self, viewer: Viewer, request: gw.SubmitActionRequest, *, recheck: bool = False
-    ) -> gw.SubmitActionResponse:
-        """Forward one action for the caller's seat (re-checking its token if `recheck`)."""
+    async def act(self, viewer: Viewer, request: gw.SubmitActionRequest) -> gw.SubmitActionResponse:
+        """Forward one action for the caller's seat. The commit itself checks that the seat
+        token still holds the seat; the action's events go to this gateway's subscribers
+        from the answer."""
         if viewer.seat is None:
             raise unauthenticated("MISSING_SEAT_TOKEN", "spectators cannot act")
         if request.match and match_id_of(request.match) != viewer.match:
             raise invalid_argument(
                 "action.match", "the action names another match than the session's", "WRONG_MATCH"
             )
-        info = await self.router.describe(viewer.game)
+        info = self.router.infos.get(viewer.game) or await self.router.describe(viewer.game)
         check_any(request.action, "action", info.max_action_bytes, "ACTION_TOO_LARGE")
-        if recheck:
-            await self.still_seated(viewer)
         act = rules.ActRequest(
             match_id=viewer.match,
             seat=viewer.seat,
             action=request.action,
             request_id=client_request_id(request),
+            token_hash=viewer.token_hash,
+            origin=self.hub.gateway_id,
         )
         if request.HasField("expected_version"):
             act.expected_version = request.expected_version
-        response = await self.router.act(viewer.game, act)
+        try:
+            response = await self.router.act(viewer.game, act)
+        except Exception:
+            self.hub.notified(viewer.match)  # it may have committed all the same
+            raise
+        if response.events:
+            self.hub.deliver(viewer.match, [stored_event(e) for e in response.events])
+        elif response.result.event_count:  # a replayed answer: read what it committed
+            self.hub.notified(viewer.match)
         return gw.SubmitActionResponse(
             result=public.act_result(response.result), replayed=response.replayed
         )

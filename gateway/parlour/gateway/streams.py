@@ -59,7 +59,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
         async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
             with self.revocable(viewer, sub):
                 if viewer.token_hash is not None:
-                    await self.still_seated(viewer)
+                    await self.still_seated(viewer, sub)
                 async for item in sub.events(self.heartbeat):
                     if isinstance(item, Finished):
                         yield gw.StreamEventsResponse(finished=await self.finished(viewer.match))
@@ -89,7 +89,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
             opened.seat = viewer.seat
         session = PlaySession(
             viewer.seat,
-            lambda action: self.act(viewer, action, recheck=True),
+            lambda action: self.act(viewer, action),
             match_event,
             self.heartbeat,
             lambda: self.finished(viewer.match),
@@ -98,6 +98,6 @@ class StreamCalls(ForwardCalls, MatchCalls):
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
             with self.revocable(viewer, sub):
                 if viewer.token_hash is not None:
-                    await self.still_seated(viewer)
+                    await self.still_seated(viewer, sub)
                 async for message in session.run(opened, request_iterator, sub):
                     yield message
