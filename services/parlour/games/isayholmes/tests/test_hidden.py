@@ -6,7 +6,7 @@ from parlour.engine import runtime
 from parlour.engine.conformance import play_random
 from parlour.engine.rng import Rng
 from parlour.games.isayholmes import GAME
-from parlour.games.isayholmes.tests.position import act, decline, play, position, target
+from parlour.games.isayholmes.tests.positions import act, decline, play, position, target
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 AFOOT = pb.CARD_THE_GAME_IS_AFOOT

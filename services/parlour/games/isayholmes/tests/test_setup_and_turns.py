@@ -9,7 +9,7 @@ import pytest
 from parlour.engine.game import IllegalAction, InvalidOptions
 from parlour.games.isayholmes import GAME
 from parlour.games.isayholmes.catalogue import deal_out_stack
-from parlour.games.isayholmes.tests.position import (
+from parlour.games.isayholmes.tests.positions import (
     A,
     act,
     draw,

@@ -24,7 +24,7 @@ def _titles(cards) -> str:
     return ", ".join(title(c) for c in cards) or "nothing"
 
 
-def action(act: pb.Action) -> str:
+def describe_action(act: pb.Action) -> str:
     """One line for an action."""
     kind = act.WhichOneof("kind")
     if kind == "play":
@@ -103,7 +103,7 @@ def _round_ended(e: pb.RoundEnded) -> str:
     )
 
 
-def event(ev: pb.Event) -> str:
+def describe_event(ev: pb.Event) -> str:
     """One line for an event."""
     kind = ev.WhichOneof("kind")
     if kind is None:
