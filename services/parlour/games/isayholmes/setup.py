@@ -68,4 +68,3 @@ def start_round(state: pb.State, number: int, out: list[Emitted]) -> None:
                 to=frozenset([seat]),
             )
         )
-

@@ -165,6 +165,24 @@ def test_the_draw_pile_is_refilled_from_the_discards():
     assert kinds(events, "reshuffled")[0].draw_pile == 2
 
 
+def test_the_game_is_afoot_is_never_reshuffled_into_the_draw_pile():
+    """Rulebook 2, Plot Thickens: the discards are shuffled into the Draw Pile "setting aside
+    The Game is Afoot! card", and so when the Draw Pile runs out (RULES.md, Running out of
+    cards). With only The Game is Afoot! below the card in force there is nothing to draw:
+    the player without a Suitable Card passes, and a draw is refused."""
+    state = position(
+        [[pb.CARD_CLUE], [pb.CARD_CLUE], [pb.CARD_CLUE]], discard=(AFOOT, pb.CARD_HANSOM_CAB)
+    )
+    empty_draw_pile(state)
+    assert legal(state, 0) == [A(pass_turn=pb.PassTurn())]
+    with pytest.raises(IllegalAction) as refused:
+        act(state, 0, draw())
+    assert refused.value.reason == "DRAW_PILE_EMPTY"
+    after, _ = act(state, 0, A(pass_turn=pb.PassTurn()))
+    assert list(after.discard_pile) == [AFOOT, pb.CARD_HANSOM_CAB]
+    assert not after.draw_pile
+
+
 def test_nothing_to_play_or_draw_passes_and_a_lap_of_passes_ends_the_round():
     """With nothing to play or draw a player passes; a full lap of passes ends the round
     (our choice; the rulebook is silent)."""
