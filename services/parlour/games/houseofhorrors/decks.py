@@ -50,7 +50,7 @@ def reveal_rooms(state: pb.State) -> list[Emitted]:
             continue
         state.table.append(top)
         if top == MIDNIGHT:
-            state.midnight = True
+            state.midnight = state.midnight_drawn = True
         elif top == DAWN:
             state.final_round = True
     return events

@@ -97,7 +97,7 @@ class HouseOfHorrors(Game):
             return None
         points = tuple(scores(state))
         best = tuple(winners(state))
-        return Outcome(points, best, f"most hourglasses: seat(s) {list(best)} with {max(points)}")
+        return Outcome(points, best, f"the most hourglasses: {max(points)}")
 
     def check_conservation(self, state: pb.State) -> None:
         places = [
