@@ -44,7 +44,7 @@ def _card(text: str, card_id: int) -> TableItem:
     return item(text, detail(card_id))
 
 
-def _now(view: pb.View) -> str:
+def _now(view: pb.View) -> TableItem | str:
     phase = view.phase
     if phase == pb.PHASE_CHOOSE_ROOM:
         return f"Now: {seat(view.butler)} to keep one Room and discard the other"
@@ -53,7 +53,8 @@ def _now(view: pb.View) -> str:
     if phase == pb.PHASE_PLAY:
         return f"Now: {seat(view.turn)} to play"
     if phase == pb.PHASE_CLAIM:
-        return f"Now: {seat(view.turn)} to claim a card with {card_name(view.claim_card)}"
+        claim = f"Now: {seat(view.turn)} to claim a card with {card_name(view.claim_card)}"
+        return _card(claim, view.claim_card)
     if phase == pb.PHASE_SPOILS:
         return f"Now: {seat(view.spoils_leader)} to hand out the spoils"
     return "The game is over"

@@ -154,3 +154,47 @@ def test_claims_name_whose_card_and_spoils_name_the_ally():
 def held_by(state: pb.State, seat: int, name: str) -> int:
     """The id of a named card a seat shows on the table."""
     return next(c for c in state.showings[seat].characters if card_name(c) == name)
+
+
+def _table(state: pb.State, viewer: int | None) -> dict[str, list[tuple[str, str]]]:
+    text = GAME.describe_view(runtime.view(GAME, state, viewer), viewer)
+    return {part.title: [(i.text, i.detail) for i in part.items] for part in text.sections}
+
+
+def test_the_table_reads_as_the_house_the_clock_the_encounter_and_your_cards():
+    """The View in the rulebook's words: the Room and its floor, the battle, Midnight and Dawn,
+    each side's cards and total so far, your hand by name and value with the card's face as
+    its detail, your face-down spoils with their hourglasses; a spectator sees no hand
+    (Rulebook: Gameplay; The Spoils; Special Cases, Midnight and Dawn)."""
+    hands = {0: ["Werewolf", "Ghoul"], 1: ["Psychic Kid", "Shotgun"]}
+    state = position(3, hands=hands, room="Kitchen", battle=pb.BATTLE_STRENGTH,
+                     table=["Midnight", "Rusty Chains"], spoils={1: ["Vampire", "Lantern"]})
+    state, _ = act(state, 0, play_character=pb.PlayCharacter(card=held(state, 0, "Werewolf")))
+    state, _ = act(state, 0, play_character=pb.PlayCharacter(card=held(state, 0, "Ghoul")))
+    state, _ = act(state, 0, end_turn=pb.EndTurn())
+    mine = _table(state, 1)
+    house = [text for text, _ in mine["The House"]]
+    assert house[:4] == ["Butler: {seat:0}", "Now: {seat:1} to play", "Room: Kitchen (Main Floor)",
+                         "Battle: Strength"]
+    assert "On the table: Rusty Chains (Room Item: adds no Strength)" in house
+    clock = [text for text, _ in mine["The clock"]]
+    assert clock == ["Midnight is on the table: two Mortals or two Horrors each this round",
+                     "Dawn is still in the Room deck (shuffled into its bottom third)"]
+    encounter = [text for text, _ in mine["The encounter"]]
+    assert encounter == [
+        "{seat:0} for the Horrors: Werewolf (Horror: Strength 4), Ghoul (Horror: Strength 2)",
+        "So far: Mortals 0, Horrors 6",
+    ]
+    hand = mine["Your hand: 2 cards, hand size 6"]
+    assert [text for text, _ in hand] == ["Psychic Kid (Mortal: Strength 0)",
+                                          "Shotgun (Item, Mortals only: +2 Strength)"]
+    assert hand[0][1].startswith("Psychic Kid: Mortal; Psychic ?, Strength 0, Terror 1; may go")
+    assert hand[1][1].endswith(". +2 Strength; Mortals only")
+    spoils = [text for text, _ in mine["Your spoils, face down"]]
+    assert spoils == ["3 hourglasses, 1 lantern", "Vampire (3 hourglasses)",
+                      "Lantern (0 hourglasses)"]
+    players = [text for text, _ in mine["Players"]]
+    assert players[1] == "{seat:1}: 2 cards in hand, 2 spoils face down"
+    watching = _table(state, None)
+    assert not any(title.startswith("Your") for title in watching)
+    assert watching["The encounter"] == mine["The encounter"]
