@@ -7,11 +7,11 @@ import sys
 
 from parlour.engine.conformance import play_random
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import GAME, describe, effects, targets
+from parlour.games.clashofminds import GAME, effects, targets, text
 from parlour.games.clashofminds.catalogue import CATALOGUE
-from parlour.games.clashofminds.secrecy import view
 from parlour.games.clashofminds.tests.positions import HOLMES, MORIARTY, course, place
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+from parlour.games.clashofminds.views import view
 
 
 def test_every_card_has_exactly_one_effect_and_every_effect_a_card():
@@ -81,7 +81,7 @@ def test_every_event_and_action_of_a_game_has_a_readable_line():
     for _, action in record.actions:
         line = GAME.describe_action(action)
         assert line and "\n" not in line
-    assert describe.describe_event(pb.Event(game_ended=pb.GameEnded(
+    assert text.describe_event(pb.Event(game_ended=pb.GameEnded(
         result=pb.RESULT_UNRESOLVED_DUEL, hours=12))).startswith("Unresolved Duel")
 
 
