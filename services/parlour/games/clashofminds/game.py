@@ -107,9 +107,8 @@ class ClashOfMinds(Game):
 
     def variants(self) -> list[Variant]:
         """The base game and the Additional Game Mode: Agent Cards Included."""
-        return [Variant("standard", self.display_name, pb.Options()),
-                Variant("agents", f"{self.display_name}: Agent Cards Included",
-                        pb.Options(agents=True))]
+        return [Variant("standard", "Base game", pb.Options()),
+                Variant("agents", "Agent Cards Included", pb.Options(agents=True))]
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
         return [(v.options, 2) for v in self.variants()]
