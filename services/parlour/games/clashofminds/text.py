@@ -51,13 +51,19 @@ PHASES = {
     pb.PHASE_ARCHIVING: "Archiving",
     pb.PHASE_OVER: "The game is over",
 }
-#: What moved the clock or discarded cards (the events' `cause`), in the rulebook's words.
-CAUSES = {
+#: What moved the clock (ClockMoved.cause), in the rulebook's words.
+CLOCK_CAUSES = {
     "site": "the Investigation Site", "moriarty_advantage": "Moriarty's Advantage",
     "duchess": "The Duchess", "dynamite": "The Dynamite", "lestrade": "Inspector Lestrade",
-    "archiving": "Archiving", "bribe": "Bribe", "cipher": "Cipher", "telegram": "Telegram",
-    "prime_minister": "The Prime Minister", "kidnapping": "Kidnapping", "poison": "The Poison",
-    "milverton": "Charles Augustus Milverton", "agent_activation": "the activated Agent",
+}
+#: Why cards went to a discard pile (CardsDiscarded.cause), as the end of the line.
+DISCARD_CAUSES = {
+    "archiving": "at Archiving", "bribe": "because of Bribe",
+    "cipher": "from the top of the Influence Deck because of Cipher",
+    "telegram": "for Telegram", "prime_minister": "from the table for The Prime Minister",
+    "kidnapping": "from the table because of Kidnapping", "poison": "because of The Poison",
+    "milverton": "because of Charles Augustus Milverton",
+    "agent_activation": "from under the activated Agent",
 }
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth")
@@ -329,11 +335,11 @@ def _names(cards: Sequence[int]) -> str:
 
 
 def _clock(e: pb.ClockMoved) -> str:
-    cause = CAUSES.get(e.cause, e.cause)
+    cause = CLOCK_CAUSES.get(e.cause, e.cause)
     if e.delta == 0:
-        return f"the clock stayed at 12 o'clock ({cause})"
+        return f"The clock stayed at 12 o'clock ({cause})"
     way = "forward" if e.delta > 0 else "back"
-    return f"the clock moved {plural(abs(e.delta), 'hour')} {way} ({cause}): {hours_line(e.hours)}"
+    return f"The clock moved {plural(abs(e.delta), 'hour')} {way} ({cause}): {hours_line(e.hours)}"
 
 
 def _drawn(e: pb.CardsDrawn) -> str:
@@ -365,7 +371,7 @@ EVENTS: dict[str, Callable[[object], str]] = {
         ": " + ", ".join(f"{crime(c)} as {thread(t)}" for t, c in enumerate(e.order))
         if e.order else ""),
     "site_revealed": lambda e: (
-        f"round {e.round} began at {CATALOGUE.sites[e.site].name} "
+        f"Round {e.round} began at {CATALOGUE.sites[e.site].name} "
         f"(+{plural(CATALOGUE.sites[e.site].hours, 'hour')}, Influence Card Limit "
         f"{CATALOGUE.sites[e.site].limit})"),
     "clock_moved": _clock,
@@ -388,7 +394,7 @@ EVENTS: dict[str, Callable[[object], str]] = {
                             f"(used value {CATALOGUE.influence[e.card].used})"),
     "support_added": _support_added,
     "cards_discarded": lambda e: (f"{seat(e.seat)} discarded {_names(e.cards)} "
-                                  f"({CAUSES.get(e.cause, e.cause)})"),
+                                  f"{DISCARD_CAUSES.get(e.cause, e.cause)}"),
     "card_moved": lambda e: (f"{seat(e.seat)} moved {card_name(e.card)} from "
                              f"{thread(e.from_thread)} to {thread(e.to_thread)}"),
     "card_returned": lambda e: (f"{role(e.seat)}'s {card_name(e.card)} went back to his hand "
@@ -399,29 +405,29 @@ EVENTS: dict[str, Callable[[object], str]] = {
     "agent_activated": lambda e: f"{seat(e.seat)} revealed and activated {agent(e.agent)}",
     "crime_card_seen": lambda e: f"{seat(HOLMES)} looked at the Crime Plan Card of " + (
         f"{thread(e.thread)}: {crime(e.crime_card)}" if e.crime_card else thread(e.thread)),
-    "deduction_token_removed": lambda e: f"the Deduction Token left {thread(e.thread)}",
+    "deduction_token_removed": lambda e: f"The Deduction Token left {thread(e.thread)}",
     "turn_ended": lambda e: f"{seat(e.seat)} ended the turn",
     "last_turn_began": lambda e: f"{seat(e.seat)} began one last turn before the Final Turn",
-    "final_turn_began": lambda e: f"the Final Turn of round {e.round} began",
+    "final_turn_began": lambda e: f"The Final Turn of round {e.round} began",
     "action_card_placed": lambda e: (f"{seat(e.seat)} placed {action_card(e.card)} face down "
                                      f"in {thread(e.thread)}"),
     "action_card_revealed": lambda e: (f"{seat(e.seat)} revealed {action_card(e.card)} in "
                                        f"{thread(e.thread)}"),
     "action_skipped": lambda e: f"{seat(e.seat)} skipped {action_card(e.card)}",
     "thread_concluded": _concluded,
-    "deduction_token_placed": lambda e: f"a Deduction Token went on {thread(e.thread)}",
-    "crime_card_revealed": lambda e: (f"the Crime Plan Card of {thread(e.thread)} was revealed: "
+    "deduction_token_placed": lambda e: f"A Deduction Token went on {thread(e.thread)}",
+    "crime_card_revealed": lambda e: (f"The Crime Plan Card of {thread(e.thread)} was revealed: "
                                       f"{crime(e.crime_card)}"),
-    "round_archived": lambda e: (f"round {e.round} was archived; {who(e.first_player)} "
+    "round_archived": lambda e: (f"Round {e.round} was archived; {who(e.first_player)} "
                                  "took the First Player Card"),
-    "game_ended": lambda e: f"{RESULTS[e.result]} ({hours_line(e.hours)})",
+    "game_ended": lambda e: f"{RESULTS[e.result]}, at {hours_line(e.hours)}",
 }
 
 
 def describe_event(event: pb.Event) -> str:
     """One past-tense line for an event."""
     kind = event.WhichOneof("kind")
-    return EVENTS[kind](getattr(event, kind)) if kind else "nothing happened"
+    return EVENTS[kind](getattr(event, kind)) if kind else "Nothing happened"
 
 
 # -- the table ---------------------------------------------------------------------------
