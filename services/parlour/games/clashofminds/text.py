@@ -21,21 +21,32 @@ from collections.abc import Callable, Sequence
 
 from parlour.engine.text import item, seat, section, table
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
-from parlour.games.clashofminds.catalogue import CATALOGUE, CLOCK_HOURS, HOLMES, MORIARTY
+from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
 from parlour.games.clashofminds.influence import side_total
+from parlour.games.clashofminds.names import (
+    ACTION_NAMES,
+    action_card,
+    action_detail,
+    agent,
+    card_name,
+    crime,
+    effect_key,
+    effect_source,
+    hours_line,
+    influence,
+    influence_detail,
+    ordinal,
+    placed,
+    placed_on,
+    plural,
+    role,
+    thread,
+    who,
+)
 from parlour.games.clashofminds.table import influence_limit
+from parlour.games.clashofminds.turns import ACTION_CARDS
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
-ROLES = ("Holmes", "Moriarty")
-ACTION_NAMES = {
-    pb.ACTION_CARD_MANDATORY: "the Mandatory card",
-    pb.ACTION_CARD_DRAW_OR_USE: "the Draw/Use card",
-    pb.ACTION_CARD_USE_OR_SUPPORT: "the Use/Support card",
-    pb.ACTION_CARD_DRAW_OR_SUPPORT: "the Draw/Support card",
-}
-#: The actions printed on the Action Cards (Rulebook: Action Cards).
-PRINTED_ACTIONS = {"play": "Put one Influence Card into play", "draw": "Draw one Influence Card",
-                   "use": "Use one Influence Card", "support": "Add one Support Card"}
 RESULTS = {
     pb.RESULT_MORIARTY_VICTORY: "Moriarty's Victory: the crime of the century was committed",
     pb.RESULT_HOLMES_VICTORY: "Holmes's Victory: the crime was prevented and Moriarty caught",
@@ -65,132 +76,6 @@ DISCARD_CAUSES = {
     "milverton": "because of Charles Augustus Milverton",
     "agent_activation": "from under the activated Agent",
 }
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-            "ninth", "tenth")
-
-
-# -- names ---------------------------------------------------------------------------------
-def thread(index: int) -> str:
-    """A Crime Thread, numbered from 1 as the rulebook lays them out."""
-    return f"Crime Thread {index + 1}"
-
-
-def ordinal(n: int) -> str:
-    """'first', 'second', … for n = 1, 2, …"""
-    return ORDINALS[n - 1] if n <= len(ORDINALS) else f"{n}th"
-
-
-def card_name(card: int) -> str:
-    """An Influence Card's printed name."""
-    return CATALOGUE.influence[card].name
-
-
-def influence(card: int) -> str:
-    """An Influence Card with its printed values: 'Informant (2, used 1)'."""
-    spec = CATALOGUE.influence[card]
-    return f"{spec.name} ({spec.played}, used {spec.used})"
-
-
-def influence_detail(card: int) -> str:
-    """An Influence Card's printed text, for hover and `?`."""
-    spec = CATALOGUE.influence[card]
-    kind = "constant effect" if spec.constant else "effect when used"
-    return (f"{spec.name}: {spec.icon} icon; Influence Value {spec.played} in play, "
-            f"{spec.used} used; {kind}: {spec.text} ({spec.copies} in each deck)")
-
-
-def crime(card: int) -> str:
-    """A Crime Plan Card with its type: 'The Duchess (Victim)'."""
-    spec = CATALOGUE.crime[card]
-    return f"{spec.name} ({spec.thread.capitalize()})"
-
-
-def agent(card: int) -> str:
-    """An Agent Card with its Activation Cost: 'Dr. Watson (cost 1)'."""
-    spec = CATALOGUE.agents[card]
-    return f"{spec.name} (cost {spec.cost})"
-
-
-def action_card(card: int) -> str:
-    """An Action Card's name, or 'an Action Card' when face down."""
-    return ACTION_NAMES.get(card, "an Action Card")
-
-
-def action_detail(card: int) -> str:
-    """The actions printed on an Action Card."""
-    sides = " | ".join(PRINTED_ACTIONS[s] for s in CATALOGUE.actions[card].sides)
-    return f"{action_card(card)[4:]}: {sides}"
-
-
-def placed(card: pb.PlacedCard) -> str:
-    """A card on the table as its viewer sees it (no article)."""
-    if not card.card:
-        return "Support Card" if card.support else "face-down card"
-    spec = CATALOGUE.influence[card.card]
-    if card.support:
-        return f"{spec.name} (Support Card)"
-    if card.face_down:
-        return f"{spec.name} (face down)"
-    if card.used:
-        return f"{spec.name} (used, {spec.used}{', distracted' if card.distracted else ''})"
-    return f"{spec.name} ({spec.played})"
-
-
-def placed_on(side: pb.Side, index: int, owner: str = "", *, printed: bool = False) -> str:
-    """One card of a side, told apart from the same card beside it: 'the second Informant (2)',
-    or "Moriarty's Witness (2)" with an owner; `printed`: with both its values."""
-    card = side.cards[index]
-
-    def same(other: pb.PlacedCard) -> bool:
-        return (other.card, other.support) == (card.card, card.support)
-
-    alike = [i for i, other in enumerate(side.cards) if same(other)]
-    words = influence(card.card) if printed else placed(card)
-    if len(alike) > 1:
-        words = f"{ordinal(alike.index(index) + 1)} {words}"
-    elif card.card:
-        return f"{owner} {words}" if owner else words
-    return f"{owner} {words}" if owner else f"the {words}"
-
-
-def role(n: int) -> str:
-    """A seat's role."""
-    return ROLES[n]
-
-
-def who(n: int) -> str:
-    """A seat as such, with its role: '{seat:0} (Holmes)'."""
-    return f"{seat(n)} ({ROLES[n]})"
-
-
-def hours_line(hours: int) -> str:
-    """The Clock Tower as hours gone: 'Hour 4 of 12 (4 hours gone, 8 left)'."""
-    if hours >= CLOCK_HOURS:
-        return (f"Hour {CLOCK_HOURS} of {CLOCK_HOURS} (the clock has struck twelve: "
-                f"{plural(hours, 'hour')} gone)")
-    return (f"Hour {hours} of {CLOCK_HOURS} ({plural(hours, 'hour')} gone, "
-            f"{CLOCK_HOURS - hours} left)")
-
-
-def plural(n: int, noun: str) -> str:
-    """'1 card', '2 cards'."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def effect_source(effect: pb.PendingEffect) -> str:
-    """The name of the card or Agent whose effect waits for a target."""
-    if effect.source == pb.EFFECT_SOURCE_AGENT:
-        return CATALOGUE.agents[effect.card].name
-    return card_name(effect.card)
-
-
-def effect_key(effect: pb.PendingEffect) -> str:
-    """The catalogue key of the card or Agent whose effect waits."""
-    if effect.source == pb.EFFECT_SOURCE_AGENT:
-        return CATALOGUE.agents[effect.card].key
-    return CATALOGUE.influence[effect.card].key
-
-
 # -- labels ------------------------------------------------------------------------------
 Label = Callable[[pb.View, int, object], str]
 
@@ -508,7 +393,7 @@ def _slot_words(slot: pb.FinalSlot) -> str:
     if not slot.card:
         return "an Action Card face down"
     state = "used or skipped" if slot.resolved else "revealed" if slot.revealed else "face down"
-    return f"{action_card(slot.card)[4:]} ({state})"
+    return f"{ACTION_NAMES[slot.card]} ({state})"
 
 
 def _hand(view: pb.View, viewer: int | None) -> TableSection:
@@ -533,9 +418,11 @@ def _player(view: pb.View, n: int, viewer: int | None) -> TableSection:
                      "put into play this round")
     if shown.setup_left and view.phase == pb.PHASE_INITIAL_SETUP:
         items.append(f"{plural(shown.setup_left, 'Initial Setup card')} still to place")
-    if shown.used_actions and view.phase == pb.PHASE_COURSE:
-        items.append("Action Cards used this turn: " + ", ".join(
-            action_card(c)[4:] for c in shown.used_actions))
+    if view.phase == pb.PHASE_COURSE and view.turn == n:
+        ready = [c for c in ACTION_CARDS if c not in shown.used_actions]
+        items.append(item("Action Cards ready this turn: " + (", ".join(
+            ACTION_NAMES[c] for c in ready) or "none"),
+            "; ".join(action_detail(c) for c in ACTION_CARDS)))
     if shown.discard:
         items.append(f"Discard pile: {_names(shown.discard)}")
     items += _agent_lines(view, n, viewer)
@@ -544,17 +431,18 @@ def _player(view: pb.View, n: int, viewer: int | None) -> TableSection:
 
 def _agent_lines(view: pb.View, n: int, viewer: int | None) -> list[TableItem | str]:
     shown = view.players[n]
-    if not (shown.agent.in_play or shown.agent_deck_size or shown.agent_discard
-            or shown.drawn_agent):
-        return []
-    lines: list[TableItem | str] = []
     spec = shown.agent
+    lines: list[TableItem | str] = []
     supports = plural(len(spec.supports), "Support Card")
+    if spec.supports and all(spec.supports):
+        supports += f": {_names(spec.supports)}"
     if spec.in_play:
         state = "activated" if spec.activated else "face down"
-        name = f"{agent(spec.agent)}, {state}" if spec.agent else f"an Agent, {state}"
+        name = f"{agent(spec.agent)}, {state}" if spec.agent else state
         text = CATALOGUE.agents[spec.agent].text if spec.agent else ""
-        lines.append(item(f"Agent: {name}, {supports} under it", text))
+        lines.append(item(f"Agent: {name}; under it {supports}", text))
+    elif spec.supports:
+        lines.append(f"Waiting in the Agent's place for the next Agent: {supports}")
     if shown.drawn_agent:
         lines.append(item(f"Agent just drawn: {agent(shown.drawn_agent)}: keep one of the two",
                           CATALOGUE.agents[shown.drawn_agent].text))
