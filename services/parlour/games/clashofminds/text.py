@@ -346,7 +346,8 @@ def _investigation(view: pb.View) -> TableSection:
         effect = view.effect
         detail = (CATALOGUE.agents[effect.card].text if effect.source == pb.EFFECT_SOURCE_AGENT
                   else influence_detail(effect.card))
-        items.append(item(f"{who(effect.seat)} chooses a target for {effect_source(effect)}",
+        items.append(item(f"Waiting for {who(effect.seat)} to choose a target for "
+                          f"{effect_source(effect)}",
                           detail))
     items.append(f"First Player: {who(view.first_player)}")
     earlier = ", ".join(CATALOGUE.sites[s].name for s in view.site_discard)

@@ -130,6 +130,8 @@ def test_witness_names_the_opposing_card_by_role():
     labels = GAME.label_actions(state, HOLMES, legal(state, HOLMES))
     assert labels == ["return Moriarty's Bribe (2) in Crime Thread 1 to his hand (Witness)",
                       "return Moriarty's Cipher (used, 3) in Crime Thread 1 to his hand (Witness)"]
+    lines = table_lines(GAME.describe_view(GAME.view(state, MORIARTY), MORIARTY))
+    assert "  Waiting for Player 1 (Holmes) to choose a target for Witness" in lines
 
 
 def test_the_clock_reads_hours_gone_not_hours_left():
