@@ -3,7 +3,7 @@
 Seat 0 is Holmes, seat 1 is Moriarty. The rules live in small modules: setup (Preparing
 the Crime, Establishing the Course of Events), rounds (Start of the Investigation), turns
 (Course and Final Turn), targets and effects (card effects), influence (values), summary
-(Conclusion, Archiving); views (what each seat sees), text (the words).
+(Conclusion, Archiving); views (what each seat sees); names and text (the words).
 """
 
 from __future__ import annotations
