@@ -726,3 +726,16 @@ def test_ismcts_chooses_for_the_holmes_seat_from_samples_it_may_see():
             action = legal_now[rng.below(len(legal_now))]
         GAME.apply(state, seat, action)
     assert decided
+
+
+def test_holmes_does_not_walk_out_of_an_investigators_room():
+    """Play as Holmes plays the Automa cards "the same as Automa" except where Holmes moves, and
+    Automa says "Holmes does not move if Holmes occupies your room when movement cards are
+    revealed": with an investigator in his room, Move up to 2 Rooms moves him nowhere
+    (Rulebook: The Holmes' Action Cards / Automa Deck (Play as Holmes); Automa Holmes' Action
+    Cards; RULES.md)."""
+    state = walk_castle()
+    state.players[1].place = place_of(ATRIUM)
+    play(state, 1, select=pb.SelectTile(tile=pb.ACTION_TILE_COLLECT))
+    assert frame(state).kind != pb.FRAME_KIND_HOLMES_WALK
+    assert state.holmes == place_of(ATRIUM)
