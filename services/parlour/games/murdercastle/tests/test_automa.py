@@ -7,9 +7,9 @@ from parlour.games.murdercastle import automa, flow, holmes
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
     WHITE,

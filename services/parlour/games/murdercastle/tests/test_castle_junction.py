@@ -9,11 +9,11 @@ from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
 from parlour.games.murdercastle import castle_junction as cj
-from parlour.games.murdercastle import flow, play_as_holmes, views
+from parlour.games.murdercastle import flow, play_as_holmes, text
 from parlour.games.murdercastle.board import place_of
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     PHARMACY_PLACE,
     WHITE,
@@ -447,14 +447,14 @@ def test_every_new_action_and_event_reads_as_a_line():
                  "junction_target"):
         action = pb.Action()
         getattr(action, kind).SetInParent()
-        assert views.describe_action(action) != "does nothing"
+        assert text.describe_action(action) != "does nothing"
     for kind in ("junction_completed", "junction_dealt", "junction_played", "proposed", "voted",
                  "counted", "ability_chosen", "holmes_ability", "junction_removed"):
         event = pb.Event()
         getattr(event, kind).SetInParent()
         if kind == "holmes_ability":
             event.holmes_ability.ability = jpb.HOLMES_ABILITY_GAS
-        assert views.describe_event(event) != "nothing happened", kind
+        assert text.describe_event(event) != "nothing happened", kind
 
 
 def proposes(state: pb.State, seat: int) -> bool:

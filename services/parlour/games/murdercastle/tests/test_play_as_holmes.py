@@ -10,10 +10,10 @@ from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import automa, flow, holmes, holmes_cards, play_as_holmes
 from parlour.games.murdercastle.board import place_of
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.stack import key_order
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     PHARMACY_PLACE,
     add_room,
     card_of,
