@@ -129,3 +129,11 @@ def test_compose_builds_once_and_checks_every_role():
     for game in playable_games():
         assert services[game.name]["command"] == ["serve-rules", game.name]
         assert f"{game.name}={game.name}:50051" in routes
+
+
+def test_compose_valkey_never_evicts():
+    """Issue 26 (hosts): compose's Valkey runs with `maxmemory-policy noeviction`, as
+    deploy/README.md ("Sizing Redis") requires of every Redis parlour uses."""
+    command = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]["redis"]
+    words = command["command"]
+    assert words[words.index("--maxmemory-policy") + 1] == "noeviction"
