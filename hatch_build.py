@@ -79,13 +79,15 @@ class ProtosHook(BuildHookInterface):
     def initialize(self, version: str, build_data: dict) -> None:
         root = Path(self.root)
         if version == "editable":
-            scratch = Path(tempfile.mkdtemp(prefix="parlour-protos-"))
-            for path in generate(root, scratch):
-                rel = path.relative_to(scratch).as_posix()
-                owner = next((r for p, r in OWNERS.items() if rel.startswith(p)), "services")
-                target = root / owner / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
+            with tempfile.TemporaryDirectory(prefix="parlour-protos-") as scratch:
+                for path in generate(root, Path(scratch)):
+                    if path.suffix == ".binpb":  # a source tree's describe reads protos/
+                        continue
+                    rel = path.relative_to(scratch).as_posix()
+                    owner = next((r for p, r in OWNERS.items() if rel.startswith(p)), "services")
+                    target = root / owner / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(path.read_bytes())
             return
         self._scratch = tempfile.TemporaryDirectory(prefix="parlour-protos-")
         scratch = Path(self._scratch.name)

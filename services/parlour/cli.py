@@ -328,8 +328,6 @@ def table_seats(game, options, seats: int, bots: int) -> int:
 def cmd_play(args: argparse.Namespace) -> None:
     import asyncio
 
-    import grpc
-
     if not (args.game or args.join or args.watch):
         raise UsageError("name a GAME, or --join MATCH, or --watch MATCH")
     game = known_game(args.game) if args.game else None
@@ -349,6 +347,8 @@ def cmd_play(args: argparse.Namespace) -> None:
         print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
         stack = started(LocalStack([game.name]))
     args.extra = "client"
+    import grpc
+
     from parlour.client.terminal import play
 
     if game and seats > args.bots + 1:
