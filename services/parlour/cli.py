@@ -592,8 +592,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def fail(message: str) -> None:
-    """One line on stderr and exit status 2."""
-    print(message, file=sys.stderr)
+    """One line on stderr (a message of several lines joined) and exit status 2."""
+    print(" ".join(message.split()), file=sys.stderr)
     raise SystemExit(2)
 
 
