@@ -85,6 +85,8 @@ def port_free(address: str, option: str) -> None:
     if int(port) == 0:
         return
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        # as the servers bind: a port left in TIME_WAIT by a stopped stack is free
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host.strip("[]"), int(port)))
         except OSError as error:
@@ -582,6 +584,9 @@ def main(argv: list[str] | None = None) -> None:
         args.run(args)
     except (UsageError, UnknownGame) as error:
         fail(f"parlour {args.command}: {error}")
+    except BrokenPipeError:  # the reader left (`parlour describe GAME | head`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
     except ModuleNotFoundError as error:
         name = error.name or ""
         if not args.extra or not any(name == m or name.startswith(f"{m}.")
