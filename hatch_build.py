@@ -5,7 +5,8 @@ the build environment gets grpcio-tools (protoc) and protovalidate (the compiled
 buf/validate/validate.proto) from `[build-system].requires`, this hook compiles every
 file under protos/ with them and puts the `_pb2` modules into the wheel (an editable
 install gets them in the source tree, where `make gen` writes them), and beside each game's
-module its descriptors with their comments (`<file>.binpb`, for `parlour describe`).
+module its descriptors with their comments (`<file>.binpb`, for `parlour describe`); the
+wheel also carries the browser client's bundle (clients/web/dist) as `parlour/web/dist`.
 `google/*` is not generated: protobuf and googleapis-common-protos provide it. The wheel
 then requires a protobuf runtime at least as new as the code generator (protobuf refuses
 older ones).
@@ -95,6 +96,8 @@ class ProtosHook(BuildHookInterface):
         for path in files:
             build_data["force_include"][str(path)] = path.relative_to(scratch).as_posix()
         build_data["dependencies"].append(f"protobuf>={gencode_version(files)}")
+        # the browser client's committed bundle, which `parlour serve-web` (and `up`) serves
+        build_data["force_include"][str(root / "clients" / "web" / "dist")] = "parlour/web/dist"
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         if getattr(self, "_scratch", None) is not None:

@@ -73,6 +73,9 @@ def test_clone_installs_without_grpcio_tools_and_the_readme_snippet_runs(engine,
     assert "Outcome(" in done.stdout
     for absent in ("grpc_tools", "grpc", "redis"):
         assert run(engine, "python", "-c", f"import {absent}", cwd=tmp_path).returncode != 0
+    site = run(engine, "python", "-c", "import parlour.engine, pathlib; print(pathlib.Path("
+               "parlour.engine.__file__).parents[1])", cwd=tmp_path).stdout.strip()
+    assert (Path(site) / "web" / "dist" / "index.html").exists()  # what `parlour up` serves
 
 
 def test_engine_only_commands_name_the_extra_they_need(engine, tmp_path):
@@ -103,6 +106,7 @@ def test_describe_reads_the_descriptors_the_wheel_ships(engine, tmp_path):
         assert f"\nmessage {message} {{" in done.stdout
 
 
+@pytest.mark.slow
 def test_sdist_builds_a_wheel_with_the_generated_code(clone, tmp_path):
     """The sdist (hatchling, no grpcio-tools beside it) carries protos/ and the build hook,
     not generated code; the wheel pip builds from it has every game's module, the gateway's
@@ -122,6 +126,7 @@ def test_sdist_builds_a_wheel_with_the_generated_code(clone, tmp_path):
         assert f"parlour/games/{game}/v1/{game}.binpb" in names
     assert "parlour/gateway/v1/gateway_service_pb2_grpc.py" in names
     assert "parlour/rules/v1/rules_service_pb2_grpc.py" in names
+    assert "parlour/web/dist/index.html" in names  # the browser client `parlour up` serves
     assert not [n for n in names if "/tests/" in n]
     metadata = zipfile.ZipFile(wheel).read("parlour-0.1.0.dist-info/METADATA").decode()
     assert re.search(r"Requires-Dist: protobuf>=\d+\.\d+\.\d+\n", metadata)

@@ -161,7 +161,8 @@ def test_dockerignore_keeps_the_context_to_the_sources():
                    "protos/parlour/gateway/v1/gateway.proto", "services/parlour/cli.py",
                    "gateway/parlour/gateway/server.py", "clients/parlour/client/client.py"):
         assert needed in files
-    left_out = (".venv/", "node_modules/", "__pycache__/", "_pb2.py", ".git/", "clients/web/")
+    assert "clients/web/dist/index.html" in files  # the wheel ships the browser client
+    left_out = (".venv/", "node_modules/", "__pycache__/", "_pb2.py", ".git/", "clients/web/src")
     assert not [f for f in files if any(part in f for part in left_out)]
     assert not [f for f in files if "/games/" in f and "/tests/" in f]
     assert not [f for f in files if f.startswith(("tests/", "docs/", "bench/"))]
