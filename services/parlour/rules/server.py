@@ -10,8 +10,8 @@ import logging
 
 from grpc_health.v1 import health_pb2
 
-from parlour.cli import known_game
 from parlour.engine.game import Game
+from parlour.engine.registry import known_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
 from parlour.rpc.tls import InternalTls
