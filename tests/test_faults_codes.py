@@ -3,12 +3,20 @@ DESIGN: Contracts, "a stale expected version is refused with ABORTED")."""
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import signal
+
 import grpc
 from edge_helpers import error_info
+from grpc_status import rpc_status
 
 from parlour.client import GatewayClient
 from parlour.engine.rng import Rng
-from parlour.launcher import LocalStack, Process
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+from parlour.launcher import LocalStack, Process, wait_serving
+from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
 
 
@@ -44,7 +52,7 @@ async def test_the_losing_racer_gets_aborted_through_either_replica():
                 action = listed.actions[rng.below(len(listed.actions))]
                 version = listed.progress.version
 
-                def act(racer: str, action=action, seat=seat, version=version):
+                def act(racer: str, action=action, seat=seat, version=version, step=step):
                     return rules_pb2.ActRequest(
                         match_id=match_id,
                         seat=seat,
@@ -67,3 +75,54 @@ async def test_the_losing_racer_gets_aborted_through_either_replica():
         finally:
             for channel in channels:
                 await channel.close()
+
+
+async def hammer(stub, request, codes: collections.Counter, reasons: collections.Counter, until):
+    """Unary GetMatch calls one after another until `until` is set, counting the codes."""
+    while not until.is_set():
+        try:
+            await stub.GetMatch(request, timeout=10)
+            codes["OK"] += 1
+        except grpc.aio.AioRpcError as error:
+            codes[error.code().name] += 1
+            status = rpc_status.from_call(error)
+            if status is not None:
+                reasons[ServiceError.from_status(status).reason] += 1
+
+
+async def test_unary_calls_after_sigterm_are_unavailable_never_cancelled():
+    """A gateway SIGTERMed under unary load answers every call OK or UNAVAILABLE: the
+    calls it refuses while draining say SERVER_DRAINING (retryable), none is CANCELLED."""
+    codes: collections.Counter = collections.Counter()
+    reasons: collections.Counter = collections.Counter()
+    with LocalStack(["tinycards"], env={"PARLOUR_DRAIN_SECONDS": "1"}) as stack:
+        for _round in range(3):
+            async with GatewayClient(stack.address) as client:
+                match = await client.create_match("tinycards", 2, seed=3)
+            request = gw.GetMatchRequest(match=match.name)
+            until = asyncio.Event()
+            channels = [grpc.aio.insecure_channel(stack.address) for _ in range(4)]
+            workers = [
+                asyncio.create_task(
+                    hammer(
+                        gw_grpc.GatewayServiceStub(channels[i % 4]), request, codes, reasons, until
+                    )
+                )
+                for i in range(48)
+            ]
+            await asyncio.sleep(0.5)
+            served = codes["OK"]
+            stack.gateway.popen.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(stack.gateway.popen.wait, 30) == 0
+            await asyncio.sleep(0.3)
+            until.set()
+            await asyncio.gather(*workers)
+            for channel in channels:
+                await channel.close()
+            assert served > 0
+            routes = ";".join(f"{game}={stack.rules_target(game)}" for game in stack.rules)
+            stack.gateway = stack.start_gateway(routes)
+            wait_serving(stack.gateway)
+    assert codes["CANCELLED"] == 0, codes
+    assert set(codes) <= {"OK", "UNAVAILABLE"}, codes
+    assert reasons["SERVER_DRAINING"] > 0, reasons
