@@ -126,3 +126,44 @@ async def test_unary_calls_after_sigterm_are_unavailable_never_cancelled():
     assert codes["CANCELLED"] == 0, codes
     assert set(codes) <= {"OK", "UNAVAILABLE"}, codes
     assert reasons["SERVER_DRAINING"] > 0, reasons
+
+
+async def play_until_refused(seat, action, request: int) -> grpc.aio.AioRpcError:
+    """Open a Play session, keep writing actions, and (through another call) leave the
+    seat meanwhile, so the gateway ends the stream while actions are still being written."""
+    session = seat.session()
+    for k in range(request):
+        session.send(action, request_id=f"{seat.token[:8]}-{k}")
+    left = False
+    try:
+        while True:
+            message = await session.receive()
+            if message.HasField("opened") and not left:
+                left = True
+                await seat.leave()
+    except grpc.aio.AioRpcError as error:
+        return error
+    finally:
+        session.cancel()
+    raise AssertionError("the session ended without a status")
+
+
+async def test_a_refused_play_stream_says_why_even_while_actions_are_written():
+    """Ending a Play stream UNAUTHENTICATED while the client is writing actions reaches the
+    SDK as UNAUTHENTICATED with the gateway's reason (the seat token was revoked or is no
+    longer valid), never as gRPC's own INTERNAL "Internal error from Core"."""
+    seen: collections.Counter = collections.Counter()
+    with LocalStack(["tinycards"]) as stack:
+        async with GatewayClient(stack.address) as client:
+            for round_ in range(24):
+                match = await client.create_match("tinycards", 2, seed=round_)
+                seats = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
+                action = (await seats[0].actions()).actions[0]
+                error = await play_until_refused(seats[round_ % 2], action, 300)
+                status = rpc_status.from_call(error)
+                why = ServiceError.from_status(status).reason if status else error.details()
+                seen[(error.code().name, why)] += 1
+    assert set(seen) <= {
+        ("UNAUTHENTICATED", "SEAT_TOKEN_REVOKED"),
+        ("UNAUTHENTICATED", "INVALID_SEAT_TOKEN"),
+    }, seen
