@@ -21,7 +21,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from parlour.rpc.tls import InternalTls, ThrowawayPki, make_throwaway_pki
+from parlour.rpc.pki import ThrowawayPki, make_throwaway_pki
+from parlour.rpc.tls import InternalTls
+from parlour.settings import InternalTlsSettings, load
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
 
 
@@ -170,7 +172,7 @@ class LocalStack:
         """The identity that rules ports accept: the gateway's."""
         if self.pki is not None:
             return self.pki.gateway_identity()
-        return InternalTls.from_env({**os.environ, **self.env})
+        return load(InternalTlsSettings, {**os.environ, **self.env}).internal_tls()
 
     def spawn(
         self,

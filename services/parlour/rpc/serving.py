@@ -15,18 +15,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from parlour.rpc import reflection
 from parlour.rpc.interceptor import Drain, ServerInterceptor
+from parlour.settings import ChannelSettings, load
 
 log = logging.getLogger("parlour.serving")
-
-#: Default seconds between keepalive pings on idle connections (PARLOUR_KEEPALIVE_SECONDS).
-KEEPALIVE_SECONDS = 20.0
-#: Default seconds in-flight calls get to finish on SIGTERM (PARLOUR_DRAIN_SECONDS).
-DRAIN_SECONDS = 5.0
 
 
 def keepalive_seconds() -> float:
     """PARLOUR_KEEPALIVE_SECONDS, the same on every server and every channel."""
-    return float(os.environ.get("PARLOUR_KEEPALIVE_SECONDS") or KEEPALIVE_SECONDS)
+    return load(ChannelSettings).keepalive_seconds
 
 
 def keepalive_channel_options(seconds: float | None = None) -> list[tuple[str, int]]:
