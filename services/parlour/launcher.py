@@ -111,8 +111,7 @@ class LocalStack:
     def start(self) -> LocalStack:
         """Start everything and wait until every server reports SERVING."""
         self.redis_url = self.redis_url or configured_url() or ""
-        configured_tls = {**os.environ, **self.env}.get("PARLOUR_INTERNAL_TLS_CA")
-        if not configured_tls and self.pki is None:
+        if self.child_tls().internal_tls_ca is None and self.pki is None:
             self.certs_dir = tempfile.mkdtemp(prefix="parlour-certs-")
             self.pki = make_throwaway_pki(self.certs_dir)
         if not self.redis_url:
@@ -172,7 +171,11 @@ class LocalStack:
         """The identity that rules ports accept: the gateway's."""
         if self.pki is not None:
             return self.pki.gateway_identity()
-        return load(InternalTlsSettings, {**os.environ, **self.env}).internal_tls()
+        return self.child_tls().internal_tls()
+
+    def child_tls(self) -> InternalTlsSettings:
+        """The internal TLS settings the children read (this environment and `env`)."""
+        return load(InternalTlsSettings, {**os.environ, **self.env})
 
     def spawn(
         self,

@@ -7,6 +7,7 @@ variable (`BadSetting`); the README's settings table lists the same variables.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Annotated, Literal, TypeVar
 
@@ -140,6 +141,18 @@ class RulesSettings(ServerSettings):
     timer_poll_seconds: Seconds = 0.1
 
 
+@functools.cache
+def _only_given(kind: type[S]) -> type[S]:
+    """`kind`, reading nothing but the values it is given (not the process environment)."""
+
+    class Given(kind):  # type: ignore[valid-type,misc]
+        @classmethod
+        def settings_customise_sources(cls, settings_cls, init_settings, **others):
+            return (init_settings,)
+
+    return Given
+
+
 def load(kind: type[S], environ: Mapping[str, str] | None = None) -> S:
     """The settings from the environment (or from `environ`, e.g. a child process's),
     or BadSetting naming each bad variable."""
@@ -147,7 +160,7 @@ def load(kind: type[S], environ: Mapping[str, str] | None = None) -> S:
         if environ is None:
             return kind()
         given = {name: environ.get(PREFIX + name.upper()) for name in kind.model_fields}
-        return kind.model_validate({name: value for name, value in given.items() if value})
+        return _only_given(kind)(**{name: value for name, value in given.items() if value})
     except ValidationError as error:
         problems = []
         for item in error.errors():
