@@ -11,13 +11,14 @@ import grpc
 from edge_helpers import error_info
 from grpc_status import rpc_status
 
-from parlour.client import GatewayClient
+from parlour.client import Backoff, GatewayClient
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.launcher import LocalStack, Process, wait_serving
 from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
+from parlour.store.server import free_port
 
 
 def rules_stub(proc: Process, channels: list) -> rules_service_pb2_grpc.RulesServiceStub:
@@ -166,3 +167,42 @@ async def test_a_refused_play_stream_says_why_even_while_actions_are_written():
         ("UNAUTHENTICATED", "SEAT_TOKEN_REVOKED"),
         ("UNAUTHENTICATED", "INVALID_SEAT_TOKEN"),
     }, seen
+
+
+async def ack_every_action(seat, action, count: int) -> dict[str, int]:
+    """Send `count` actions on one Play session and read until each has its ack; how many
+    acks each request id got."""
+    session = seat.session()
+    ids = [session.send(action, request_id=f"{seat.token[:8]}-{k}") for k in range(count)]
+    acks = dict.fromkeys(ids, 0)
+    try:
+        while sum(acks.values()) < count:
+            message = await session.receive()
+            if message.HasField("ack"):
+                acks[message.ack.request_id] += 1
+    finally:
+        session.cancel()
+    return acks
+
+
+async def test_play_sessions_writing_through_a_gateway_restart_get_every_ack():
+    """Play sessions that keep writing actions while their gateway is SIGTERMed and started
+    again on the same port resume by themselves: every action gets exactly one ack, and no
+    session ends INTERNAL (gRPC's own code for a write that met the stream's end)."""
+    env = {"PARLOUR_DRAIN_SECONDS": "1"}
+    with LocalStack(["tinycards"], env=env, gateway_address=f"127.0.0.1:{free_port()}") as stack:
+        async with GatewayClient(stack.address, backoff=Backoff(attempts=30)) as client:
+            seats = []
+            for seed in range(4):
+                match = await client.create_match("tinycards", 2, seed=seed)
+                seats += [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
+            action = (await seats[0].actions()).actions[0]
+            sessions = [asyncio.create_task(ack_every_action(s, action, 400)) for s in seats]
+            await asyncio.sleep(0.3)
+            stack.gateway.popen.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(stack.gateway.popen.wait, 30) == 0
+            routes = ";".join(f"{game}={stack.rules_target(game)}" for game in stack.rules)
+            stack.gateway = stack.start_gateway(routes)
+            acks = await asyncio.wait_for(asyncio.gather(*sessions), 120)
+    for seat_acks in acks:
+        assert set(seat_acks.values()) == {1}, seat_acks
