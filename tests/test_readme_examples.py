@@ -54,8 +54,9 @@ SKIPS = {
 #: A Python example holding this placeholder is a template, not run: docs/adding-a-game.md's
 #: `__main__.py` of a game, which every game folder has and the stack below serves.
 TEMPLATE = "<game>"
-#: `parlour play` opens a terminal UI: its arguments are checked, the match is not played
-#: (tests/test_table_terminal.py plays the terminal client through tmux).
+#: `parlour play` opens a terminal UI: its arguments are checked (the game, the seats for you
+#: and the bots, the options), the match is not played here (tests/test_table_terminal.py
+#: plays the same app against `parlour bots`, driven by textual's pilot).
 INTERACTIVE = re.compile(r"^\.venv/bin/parlour play ")
 #: Run by the stack fixture itself.
 STACK_COMMANDS = {".venv/bin/parlour up", ".venv/bin/parlour up tinycards --replicas 2"}
