@@ -93,11 +93,7 @@ async def serve(game: Game, settings: RulesSettings) -> None:
             "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
         },
     )
-    await serving.run_until_stopped(
-        server, health, drain, settings.drain_seconds, health_port
-    )
-    watcher.cancel()
-    await store.close()
+    await serving.run_until_stopped(health, drain, settings.drain_seconds)
 
 
 def main(game_name: str) -> None:

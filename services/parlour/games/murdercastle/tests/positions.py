@@ -5,7 +5,7 @@ from __future__ import annotations
 from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 

@@ -30,11 +30,6 @@ class TinyCards(Game):
     display_name = "Tiny Cards (test game)"
     min_seats = 2
     max_seats = 4
-    options_type = pb.Options
-    state_type = pb.State
-    action_type = pb.Action
-    event_type = pb.Event
-    view_type = pb.View
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
     max_actions = 64
@@ -141,21 +136,6 @@ class TinyCards(Game):
         for s in hidden_hands:
             other.hands[s].cards[:] = take_top(pool, len(state.hands[s].cards))
         return other
-
-    def catalogue(self) -> pb.Catalogue:
-        return pb.Catalogue(cards=[pb.CardInfo(card=card) for card in DECK])
-
-    def describe_action(self, action: pb.Action) -> str:
-        return f"plays {action.play.card}" if action.HasField("play") else "draws"
-
-    def describe_event(self, event: pb.Event) -> str:
-        kind = event.WhichOneof("kind")
-        if kind == "played":
-            return f"seat {event.played.seat} played {event.played.card}"
-        if kind == "drawn":
-            card = f" ({event.drawn.card})" if event.drawn.card else ""
-            return f"seat {event.drawn.seat} drew a card{card}"
-        return f"game over, scores {list(event.ended.scores)}"
 
 
 GAME = TinyCards()

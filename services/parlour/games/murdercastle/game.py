@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.engine.game import Decision, Emitted, Game, Outcome
+from parlour.engine.game import Decision, Emitted, Game, Outcome, Variant
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import (
     automa,
@@ -16,7 +16,6 @@ from parlour.games.murdercastle import (
     views,
 )
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.catalogue_proto import catalogue_message
 from parlour.games.murdercastle.cubes import COLOURS, total
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.stack import holmes_seat
@@ -43,11 +42,6 @@ class MurderCastle(Game):
     display_name = "Crimes in History: H. H. Holmes' Murder Castle"
     min_seats = 1
     max_seats = MAX_SEATS
-    options_type = pb.Options
-    state_type = pb.State
-    action_type = pb.Action
-    event_type = pb.Event
-    view_type = pb.View
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
     max_actions = 100_000
@@ -55,6 +49,19 @@ class MurderCastle(Game):
     def default_options(self, seats: int) -> pb.Options:
         """The standard game; a single seat plays Automa at the Beginner level."""
         return pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER) if seats == 1 else pb.Options()
+
+    def variants(self) -> list[Variant]:
+        """The standard game, the Extended Version, The 2nd Story, Automa at each difficulty
+        and Play as Holmes (which brings the Castle Junction Cards; the Holmes seat first)."""
+        return [
+            Variant("standard", self.display_name, pb.Options()),
+            Variant("extended", "Extended Version", pb.Options(extended=True)),
+            Variant("second-story", "The 2nd Story", pb.Options(second_story=True)),
+            *(Variant(f"automa-{name}", f"Automa ({name.capitalize()})", pb.Options(automa=level))
+              for level, name in automa.LEVELS.items()),
+            Variant("play-as-holmes", "Play as Holmes",
+                    pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=0))),
+        ]
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
         """Automa takes 1 seat, Play as Holmes 4 to 7, every other mode 2 to 7."""
@@ -149,15 +156,6 @@ class MurderCastle(Game):
                                 round_limit=PLAY_AS_HOLMES_ROUNDS[n]), n)
                     for n in range(low, high + 1)]
         return configs
-
-    def catalogue(self) -> pb.Catalogue:
-        return catalogue_message()
-
-    def describe_action(self, action: pb.Action) -> str:
-        return views.describe_action(action)
-
-    def describe_event(self, event: pb.Event) -> str:
-        return views.describe_event(event)
 
 
 GAME = MurderCastle()
