@@ -26,7 +26,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 
-import grpc
 from google.protobuf import any_pb2
 
 from bench.stats import summarize_ms
@@ -171,8 +170,9 @@ async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> Non
 
     async def reader(session, finished: asyncio.Future) -> None:
         while True:
-            item = await session.receive()
-            if item is grpc.aio.EOF:
+            try:
+                item = await session.receive()
+            except EOFError:
                 return
             kind = item.WhichOneof("kind")
             if kind == "event":
@@ -203,6 +203,9 @@ async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> Non
             if ack.code or ack.response.result.progress.version != version:
                 rec.errors.append(f"{m.match_id}: ack {ack.code} {ack.reason} at version {version}")
         await asyncio.wait_for(asyncio.gather(*done), EVENT_WAIT)
+        for session in sessions:  # half-close: the server ends each stream
+            session.close()
+        await asyncio.wait_for(asyncio.gather(*readers), EVENT_WAIT)
         rec.matches += 1
         rec.finished.append(m.match_id)
     finally:

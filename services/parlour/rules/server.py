@@ -93,6 +93,7 @@ async def serve(game: Game, settings: RulesSettings) -> None:
             "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
         },
     )
+    serving.tune_gc()
     await serving.run_until_stopped(health, drain, settings.drain_seconds)
 
 
