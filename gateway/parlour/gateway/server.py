@@ -10,6 +10,7 @@ from grpc_health.v1 import health_pb2
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.discovery import Resolver
 from parlour.gateway.fanout import EventHub
+from parlour.gateway.identity import Verifier, identified
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
@@ -51,11 +52,23 @@ class Gateway:
             self.revocations,
             play_queue=config.play_queue,
             quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
+            identity_on=bool(config.auth_jwks_url),
+            trusted_proxies=config.trusted_proxies,
         )
+        served = self.service
+        if config.auth_jwks_url:
+            verifier = Verifier(
+                config.auth_jwks_url,
+                config.auth_issuer,
+                config.auth_audience,
+                leeway=config.auth_leeway_seconds,
+                lifespan=config.auth_keys_refresh_seconds,
+            )
+            served = identified(self.service, verifier, [m.name for m in DESCRIPTOR.methods])
         self.drain = Drain()
         self.drain.on_drain(self.hub.drain)
         self.server, self.port, self.health = serving.make_server(
-            lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, self.service),)),
+            lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, served),)),
             [SERVICE],
             config.address,
             config.public_tls,
@@ -126,6 +139,7 @@ async def serve(config: GatewayConfig) -> None:
             ),
             "public_tls": config.public_tls is not None,
             "mutual_tls": config.internal_tls is not None,
+            "identity": config.auth_issuer or None,
             "health_port": health_port[1] if health_port else None,
         },
     )

@@ -3,8 +3,8 @@ end) and Play (one seat's actions in; its acks and events out, see play.py)."""
 
 from __future__ import annotations
 
-from parlour.gateway import public, tokens
-from parlour.gateway.edge import Viewer, match_id_of, resolve_viewer
+from parlour.gateway import public
+from parlour.gateway.edge import Viewer, match_id_of
 from parlour.gateway.fanout import Finished, Heartbeat
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
@@ -81,8 +81,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
             raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
         match = match_id_of(first.open.match)
         meta, progress = await self.meta_and_progress(match)
-        token = tokens.token_from_metadata(context.invocation_metadata())
-        viewer = resolve_viewer(match, meta, token, seated=False)
+        viewer = self.resolve(match, meta, self.seat_token(context), seated=False)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
