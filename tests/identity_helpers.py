@@ -9,6 +9,7 @@ import http.server
 import json
 import threading
 import time
+import uuid
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -35,6 +36,8 @@ class Provider:
         jwk.update(kid=KID, use="sig", alg="RS256")
         self.jwks = json.dumps({"keys": [jwk]}).encode()
         self.fetches = 0
+        #: Subjects are unique to this provider, so tests sharing Redis never meet.
+        self.run = uuid.uuid4().hex[:8]
         provider = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -58,10 +61,20 @@ class Provider:
         self.http.shutdown()
         self.http.server_close()
 
-    def token(self, subject: str, *, key=None, **claims) -> str:
-        """A token for `subject`, valid for 5 minutes unless `claims` say otherwise."""
+    def subject(self, name: str) -> str:
+        """The subject claim of the person called `name`."""
+        return f"{name}@{self.run}"
+
+    def token(self, name: str, *, key=None, **claims) -> str:
+        """A token for `name`, valid for 5 minutes unless `claims` say otherwise."""
         now = int(time.time())
-        body = {"sub": subject, "iss": ISSUER, "aud": AUDIENCE, "iat": now, "exp": now + 300}
+        body = {
+            "sub": self.subject(name),
+            "iss": ISSUER,
+            "aud": AUDIENCE,
+            "iat": now,
+            "exp": now + 300,
+        }
         body.update(claims)
         return jwt.encode(body, key or self.key, algorithm="RS256", headers={"kid": KID})
 
