@@ -64,9 +64,10 @@ class GatewayConfig:
     health_addr: str = "127.0.0.1"
     log_level: str = "INFO"
     drain_seconds: float = 5.0
-    #: Verified identity (identity.py): the provider's key set (a URL; a file as file://),
-    #: the issuer and audience tokens must name; "" (the default): identity is off.
+    #: Verified identity (identity.py): the provider's key set (a URL, or a file), the
+    #: issuer and audience tokens must name; neither key set (the default): identity is off.
     auth_jwks_url: str = ""
+    auth_jwks_file: str = ""
     auth_issuer: str = ""
     auth_audience: str = ""
     #: Seconds of clock skew allowed on exp/nbf/iat, and between key-set refreshes.
@@ -74,6 +75,11 @@ class GatewayConfig:
     auth_keys_refresh_seconds: float = 300.0
     #: Proxies whose x-forwarded-for is believed (PARLOUR_TRUSTED_PROXIES, CIDRs).
     trusted_proxies: tuple = field(default_factory=tuple)
+
+    @property
+    def identity_on(self) -> bool:
+        """Whether calls must carry a verified identity."""
+        return bool(self.auth_jwks_url or self.auth_jwks_file)
 
     @classmethod
     def from_env(cls) -> GatewayConfig:
@@ -103,11 +109,8 @@ class GatewayConfig:
             health_addr=settings.health_addr,
             log_level=settings.log_level,
             drain_seconds=settings.drain_seconds,
-            auth_jwks_url=(
-                settings.auth_jwks_file.resolve().as_uri()
-                if settings.auth_jwks_file
-                else settings.auth_jwks_url
-            ),
+            auth_jwks_url=settings.auth_jwks_url,
+            auth_jwks_file=str(settings.auth_jwks_file or ""),
             auth_issuer=settings.auth_issuer,
             auth_audience=settings.auth_audience,
             auth_leeway_seconds=settings.auth_leeway_seconds,
@@ -147,7 +150,7 @@ class GatewaySettings(ServerSettings):
     @field_validator("auth_jwks_url")
     @classmethod
     def _jwks_url(cls, value: str) -> str:
-        if value and not value.startswith(("https://", "http://", "file://")):
+        if value and not value.startswith(("https://", "http://")):
             raise ValueError("PARLOUR_AUTH_JWKS_URL must be an https:// (or http://) URL")
         return value
 

@@ -17,6 +17,7 @@ import hashlib
 import inspect
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,40 +89,49 @@ FAILURES: tuple[tuple[type[Exception], str, str], ...] = (
 
 class Verifier:
     """Checks JWTs against the provider's key set (cached; refreshed every `lifespan`
-    seconds, and early, at most every MIN_REFETCH_SECONDS, for an unknown key id)."""
+    seconds, and early, at most every `min_refetch` seconds, for an unknown key id)."""
 
     def __init__(
         self,
-        jwks_url: str,
+        fetch: Callable[[bool], jwt.PyJWKSet],
         issuer: str,
         audience: str,
         *,
         leeway: float = 30.0,
         lifespan: float = 300.0,
+        min_refetch: float = MIN_REFETCH_SECONDS,
     ) -> None:
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway
         self.lifespan = lifespan
-        self.client = jwt.PyJWKClient(jwks_url, cache_keys=False, lifespan=lifespan, timeout=5)
+        self.min_refetch = min_refetch
+        #: Reads the key set (blocking; run in a thread), PyJWKClient.get_jwk_set's form.
+        self.fetch = fetch
         self._keys: jwt.PyJWKSet | None = None
         self._fetched = float("-inf")
         self._lock = asyncio.Lock()
 
     @classmethod
+    def from_url(cls, url: str, issuer: str, audience: str, **kwargs) -> Verifier:
+        """A provider's published key set (its discovery document's jwks_uri)."""
+        client = jwt.PyJWKClient(url, cache_keys=False, timeout=5)
+        return cls(client.get_jwk_set, issuer, audience, **kwargs)
+
+    @classmethod
     def from_file(cls, path: Path, issuer: str, audience: str, **kwargs) -> Verifier:
         """A key set in a local file (re-read like a fetched one)."""
-        return cls(path.resolve().as_uri(), issuer, audience, **kwargs)
+        return cls(lambda _refresh: read_key_file(path), issuer, audience, **kwargs)
 
     async def key_set(self, *, force: bool = False) -> jwt.PyJWKSet:
         """The provider's keys, fetched (in a thread) when stale; the last good set is kept
         while the provider does not answer."""
         async with self._lock:
             age = time.monotonic() - self._fetched
-            stale = age > self.lifespan or (force and age > MIN_REFETCH_SECONDS)
+            stale = age > self.lifespan or (force and age >= self.min_refetch)
             if self._keys is None or stale:
                 try:
-                    self._keys = await asyncio.to_thread(self.client.get_jwk_set, True)
+                    self._keys = await asyncio.to_thread(self.fetch, True)
                     self._fetched = time.monotonic()
                 except jwt.PyJWKClientError as error:
                     log.warning("identity keys not fetched", extra={"error": str(error)})
@@ -177,6 +187,14 @@ class Verifier:
         if not isinstance(subject, str) or not subject:
             raise refused("IDENTITY_MALFORMED", "the identity token has no subject")
         return Identity(subject)
+
+
+def read_key_file(path: Path) -> jwt.PyJWKSet:
+    """A JWKS file; unreadable or malformed fails like a provider that does not answer."""
+    try:
+        return jwt.PyJWKSet.from_json(path.read_text())
+    except (OSError, ValueError, jwt.PyJWTError) as error:
+        raise jwt.PyJWKClientError(f"{path}: {error}") from error
 
 
 def seat_token(metadata) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 from grpc_health.v1 import health_pb2
 
@@ -26,6 +27,18 @@ SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
 
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def verifier(config: GatewayConfig) -> Verifier:
+    """The identity check the configuration asks for (a key set URL or file)."""
+    checks = {
+        "leeway": config.auth_leeway_seconds,
+        "lifespan": config.auth_keys_refresh_seconds,
+    }
+    issuer, audience = config.auth_issuer, config.auth_audience
+    if config.auth_jwks_file:
+        return Verifier.from_file(Path(config.auth_jwks_file), issuer, audience, **checks)
+    return Verifier.from_url(config.auth_jwks_url, issuer, audience, **checks)
 
 
 class Gateway:
@@ -52,19 +65,14 @@ class Gateway:
             self.revocations,
             play_queue=config.play_queue,
             quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
-            identity_on=bool(config.auth_jwks_url),
+            identity_on=config.identity_on,
             trusted_proxies=config.trusted_proxies,
         )
         served = self.service
-        if config.auth_jwks_url:
-            verifier = Verifier(
-                config.auth_jwks_url,
-                config.auth_issuer,
-                config.auth_audience,
-                leeway=config.auth_leeway_seconds,
-                lifespan=config.auth_keys_refresh_seconds,
+        if config.identity_on:
+            served = identified(
+                self.service, verifier(config), [m.name for m in DESCRIPTOR.methods]
             )
-            served = identified(self.service, verifier, [m.name for m in DESCRIPTOR.methods])
         self.drain = Drain()
         self.drain.on_drain(self.hub.drain)
         self.server, self.port, self.health = serving.make_server(
