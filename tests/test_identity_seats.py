@@ -74,6 +74,12 @@ async def test_a_seat_survives_a_device_change(redis_url, provider):
                 actions = (await players[seat].actions()).actions
                 await players[seat].submit(actions[0])
             assert (await moved.get_view()).progress.version == view.progress.version + 1
+            session = moved.session()
+            try:
+                opened = await session.receive()
+                assert opened.WhichOneof("kind") == "opened" and opened.opened.seat == moved.seat
+            finally:
+                session.close()
 
             carol = metadata(provider.token("carol"))
             taken = stub.JoinMatch(gw.JoinMatchRequest(match=match.name, seat=0), metadata=carol)

@@ -79,12 +79,7 @@ class Finished:
 SEAT_HEADER = "x-parlour-seat-token"
 
 
-class _Identity(
-    grpc.aio.UnaryUnaryClientInterceptor,
-    grpc.aio.UnaryStreamClientInterceptor,
-    grpc.aio.StreamUnaryClientInterceptor,
-    grpc.aio.StreamStreamClientInterceptor,
-):
+class _Identity:
     """Sends `authorization: Bearer <JWT>` on every call; a seat token the call carried in
     `authorization` moves to x-parlour-seat-token (the gateway's form with identity on)."""
 
@@ -101,17 +96,28 @@ class _Identity(
         metadata.append(("authorization", f"Bearer {self.token()}"))
         return details._replace(metadata=grpc.aio.Metadata(*metadata))
 
+
+# grpc.aio files an interceptor under the first call kind it implements, so one per kind.
+class _IdentityUnaryUnary(_Identity, grpc.aio.UnaryUnaryClientInterceptor):
     async def intercept_unary_unary(self, continuation, details, request):
         return await continuation(self._details(details), request)
 
+
+class _IdentityUnaryStream(_Identity, grpc.aio.UnaryStreamClientInterceptor):
     async def intercept_unary_stream(self, continuation, details, request):
         return await continuation(self._details(details), request)
 
-    async def intercept_stream_unary(self, continuation, details, requests):
-        return await continuation(self._details(details), requests)
 
+class _IdentityStreamStream(_Identity, grpc.aio.StreamStreamClientInterceptor):
     async def intercept_stream_stream(self, continuation, details, requests):
         return await continuation(self._details(details), requests)
+
+
+def identity_interceptors(token: Callable[[], str]) -> list:
+    """The interceptors that send the JWT on every kind of call the gateway has."""
+    return [
+        kind(token) for kind in (_IdentityUnaryUnary, _IdentityUnaryStream, _IdentityStreamStream)
+    ]
 
 
 class GatewayClient:
@@ -136,7 +142,7 @@ class GatewayClient:
         interceptors = None
         if identity_token is not None:
             token = identity_token if callable(identity_token) else lambda: identity_token
-            interceptors = [_Identity(token)]
+            interceptors = identity_interceptors(token)
         self.channel = (
             grpc.aio.secure_channel(
                 address, credentials, options=channel_options, interceptors=interceptors
