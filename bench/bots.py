@@ -202,8 +202,12 @@ def main(argv: list[str] | None = None) -> None:
     top = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     top.add_argument("--games", nargs="*", default=[g.name for g in playable_games()])
     top.add_argument("--matches", type=int, default=200)
-    top.add_argument("--iterations", type=int, help="IS-MCTS samples per decision (default: "
-                     f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})")
+    top.add_argument(
+        "--iterations",
+        type=int,
+        help="IS-MCTS samples per decision (default: "
+        f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})",
+    )
     top.add_argument("--jobs", type=int, default=2)
     top.add_argument("--castle", action="store_true",
                      help="Murder Castle's win-rate table per mode and difficulty instead")

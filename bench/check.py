@@ -75,7 +75,39 @@ def problems(results: dict) -> list[str]:
     for path in ("unary", "play"):
         if "target" not in results.get("ratios", {}).get(path, {}):
             out.append(f"ratios.{path}: no target")
+    if results["settings"].get("sizing", True):
+        out += sizing_problems(results.get("sizing"))
     return out + _nan_rates(results, levels)
+
+
+SIZING = {
+    "live_matches": ("actions_per_s", "ack", "delivery", "gateway_rss_bytes_per_stream",
+                     "redis_bytes_per_live_match", "server_cpu_us_per_action", "errors"),
+    "spectators": ("deliveries_per_s", "delivery", "public_events", "errors"),
+    "murder_castle": ("actions", "ack", "delivery", "server_cpu_us_per_action",
+                      "matches_finished", "errors"),
+}  # fmt: skip
+SHAPES = ("1 gateway, 1 rules", "2 gateways, 1 rules", "1 gateway, 2 rules")
+
+
+def sizing_problems(sizing: dict | None) -> list[str]:
+    """What bench/sizing.py's section lacks, or the errors it counted."""
+    if not sizing:
+        return ["sizing: missing"]
+    out = []
+    for scenario, fields in SIZING.items():
+        row = sizing.get(scenario, {})
+        out += _missing(row, fields, f"sizing.{scenario}")
+        if row.get("errors"):
+            out.append(f"sizing.{scenario}: {row['errors']} errors {row.get('error_samples', '')}")
+    if sizing.get("murder_castle", {}).get("matches_finished") != len(
+        sizing.get("sizes", {}).get("castle_seeds", ())
+    ):
+        out.append("sizing.murder_castle: not every match finished")
+    for name in SHAPES:
+        row = sizing.get("shape", {}).get(name)
+        out += [f"sizing.shape: no {name!r}"] if row is None else _level(row, f"shape {name}")
+    return out
 
 
 def _nan_rates(results: dict, levels: list[str]) -> list[str]:

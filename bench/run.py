@@ -28,7 +28,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, profile
+from bench import bgio, check, flame, floors, loadgen, profile, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -87,6 +87,7 @@ class Bench:
                 "floor_duration_s": self.floor_duration,
                 "quick": self.quick,
                 "peer": not args.no_peer,
+                "sizing": not args.no_sizing,
                 "game": loadgen.GAME,
                 "options": "hand_size=1",
                 "actions_per_match": len(loadgen.plan_for(0).actions),
@@ -325,6 +326,9 @@ class Bench:
         finally:
             if self.peer is not None:
                 self.peer.stop()
+        if not self.args.no_sizing:
+            log("what hosts size for (bench/sizing.py, each scenario its own stack):")
+            self.results["sizing"] = await sizing.run_all(self.quick, log)
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["ratios"] = ratios(self.results, self.levels)
         self.results["vs_peer"] = peer_ratios(self.results, self.levels)
@@ -537,6 +541,7 @@ def main() -> None:
     parser.add_argument(
         "--no-peer", action="store_true", help="skip the boardgame.io peer (needs node and npm)"
     )
+    parser.add_argument("--no-sizing", action="store_true", help="skip bench/sizing.py")
     args = parser.parse_args()
     import uvloop
 

@@ -1,6 +1,7 @@
-"""Issue 22 item 1: `make bench` keeps working — the quick bench runs every path once
-against the real stack (Redis, rules service and gateway as processes, the boardgame.io
-peer when node has it installed) and its JSON has every field, with no errors.
+"""Issue 22 items 1 and 3: `make bench` keeps working — the quick bench runs every path
+once against the real stack (Redis, rules service and gateway as processes, the
+boardgame.io peer when node has it installed, and every sizing scenario of
+bench/sizing.py) and its JSON has every field, with no errors.
 
 No timing is asserted: speed is what `make bench` measures, not what a test checks.
 """
@@ -39,6 +40,7 @@ def test_issue22_item1_quick_bench_runs_every_path(tmp_path) -> None:
     assert "parlour/peer" in run.stdout or not PEER_READY
     play = results["parlour"]["play"][str(results["settings"]["levels"][-1])]
     assert play["cpu"]["bench"]["cpu_us_per_op"] > 0  # the load client's own CPU is reported
+    assert set(results["sizing"]) >= {"live_matches", "spectators", "murder_castle", "shape"}
 
 
 def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
@@ -52,7 +54,7 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     }
     floor = {"ops_per_s": 1.0, "p50_ms": 1.0, "p99_ms": 1.0, "cpu": {}}
     whole = {
-        "settings": {"levels": [2], "peer": False},
+        "settings": {"levels": [2], "peer": False, "sizing": False},
         "floors": {"unary_echo": {"2": floor}},
         "parlour": {"unary": {"2": dict(row)}, "play": {"2": dict(row)}},
         "memory": {name: 1 for name in check.MEMORY},
@@ -68,6 +70,9 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     assert any("play.2: no 'delivery'" in p for p in found)
     assert any("unary.2: 2 errors" in p for p in found)
     assert any(p.startswith("durability") for p in found)
-    assert check.problems({**whole, "settings": {"levels": [2], "peer": True}}) == [
-        "peer: no level 2"
-    ]
+    assert check.problems(
+        {**whole, "settings": {"levels": [2], "peer": True, "sizing": False}}
+    ) == ["peer: no level 2"]
+    assert check.problems(
+        {**whole, "settings": {"levels": [2], "peer": False, "sizing": True}}
+    ) == ["sizing: missing"]

@@ -67,9 +67,9 @@ def test_every_label_event_and_table_line_reads_right(seats):
 @pytest.mark.slow
 @pytest.mark.parametrize("seats", range(3, 9))
 def test_many_matches_read_right(seats):
-    """As above over more matches, every table at every step."""
-    for seed in range(10, 30):
-        assert _words_problems(seats, seed, tables_every=1) == []
+    """As above over more matches, the tables at every other step."""
+    for seed in range(10, 20):
+        assert _words_problems(seats, seed, tables_every=2) == []
 
 
 def test_the_two_scotland_yards_are_told_apart():
