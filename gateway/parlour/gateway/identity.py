@@ -213,31 +213,29 @@ def identified(servicer, verifier: Verifier, methods) -> object:
 
 
 def _wrap(name: str, method, verifier: Verifier):
-    async def identify(context) -> bool:
+    async def identify(context) -> None:
+        """Note the verified caller, or end the call with the refusal."""
         try:
             token = tokens.token_from_metadata(context.invocation_metadata())
             _CURRENT.set(await verifier.verify(token))
-            return True
         except Exception as error:  # noqa: BLE001 - answered with its status
             refusal = refusal_of(error, name)
             request_context.note(reason=refusal.reason)
             await context.abort_with_status(refusal.grpc_status())
-            return False
 
     if inspect.isasyncgenfunction(method):
 
         @functools.wraps(method)
         async def stream(request, context):
-            if await identify(context):
-                async for item in method(request, context):
-                    yield item
+            await identify(context)
+            async for item in method(request, context):
+                yield item
 
         return staticmethod(stream)
 
     @functools.wraps(method)
     async def unary(request, context):
-        if await identify(context):
-            return await method(request, context)
-        return None
+        await identify(context)
+        return await method(request, context)
 
     return staticmethod(unary)
