@@ -5,6 +5,7 @@ confusion refused, and the settings that turn it on checked."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -154,3 +155,16 @@ async def test_a_gateway_with_a_key_file_checks_tokens(redis_url, provider, tmp_
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await stub.ListGames(gw.ListGamesRequest())
             assert error_info(refused.value).reason == "IDENTITY_MISSING"
+
+
+async def test_a_stale_key_set_is_refreshed_in_the_background(provider):
+    """Past its lifespan the set is still used for the call at hand while a fresh one is
+    fetched beside it (no call waits on the provider)."""
+    verifier = Verifier.from_url(provider.url, ISSUER, AUDIENCE, lifespan=0.05)
+    await verifier.verify(provider.token("alice"))
+    await asyncio.sleep(0.1)
+    await verifier.verify(provider.token("alice"))
+    async with asyncio.timeout(5):
+        while provider.fetches < 2:
+            await asyncio.sleep(0.01)
+    assert provider.fetches == 2

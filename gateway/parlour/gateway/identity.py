@@ -88,8 +88,9 @@ FAILURES: tuple[tuple[type[Exception], str, str], ...] = (
 
 
 class Verifier:
-    """Checks JWTs against the provider's key set (cached; refreshed every `lifespan`
-    seconds, and early, at most every `min_refetch` seconds, for an unknown key id)."""
+    """Checks JWTs against the provider's key set (cached; refreshed in the background
+    every `lifespan` seconds, and at once, at most every `min_refetch` seconds, for an
+    unknown key id)."""
 
     def __init__(
         self,
@@ -111,6 +112,7 @@ class Verifier:
         self._keys: jwt.PyJWKSet | None = None
         self._fetched = float("-inf")
         self._lock = asyncio.Lock()
+        self._refreshing: asyncio.Task | None = None
 
     @classmethod
     def from_url(cls, url: str, issuer: str, audience: str, **kwargs) -> Verifier:
@@ -124,24 +126,35 @@ class Verifier:
         return cls(lambda _refresh: read_key_file(path), issuer, audience, **kwargs)
 
     async def key_set(self, *, force: bool = False) -> jwt.PyJWKSet:
-        """The provider's keys, fetched (in a thread) when stale; the last good set is kept
+        """The provider's keys. A stale set is still used while a fresh one is fetched in
+        the background; a forced fetch (an unknown key id) waits for it."""
+        age = time.monotonic() - self._fetched
+        if self._keys is None or (force and age >= self.min_refetch):
+            return await self._fetch()
+        if age > self.lifespan and self._refreshing is None:
+            self._refreshing = asyncio.create_task(self._fetch())
+            self._refreshing.add_done_callback(lambda _: setattr(self, "_refreshing", None))
+        return self._keys
+
+    async def _fetch(self) -> jwt.PyJWKSet:
+        """Fetch the key set (in a thread, one fetch at a time); the last good set is kept
         while the provider does not answer."""
+        seen = self._fetched
         async with self._lock:
-            age = time.monotonic() - self._fetched
-            stale = age > self.lifespan or (force and age >= self.min_refetch)
-            if self._keys is None or stale:
-                try:
-                    self._keys = await asyncio.to_thread(self.fetch, True)
-                    self._fetched = time.monotonic()
-                except jwt.PyJWKClientError as error:
-                    log.warning("identity keys not fetched", extra={"error": str(error)})
-                    if self._keys is None:
-                        raise ServiceError(
-                            grpc.StatusCode.UNAVAILABLE,
-                            "IDENTITY_KEYS_UNAVAILABLE",
-                            "the identity provider's keys cannot be fetched now",
-                            detail=str(error),
-                        ) from None
+            if self._keys is not None and self._fetched != seen:
+                return self._keys
+            try:
+                self._keys = await asyncio.to_thread(self.fetch, True)
+                self._fetched = time.monotonic()
+            except jwt.PyJWKClientError as error:
+                log.warning("identity keys not fetched", extra={"error": str(error)})
+                if self._keys is None:
+                    raise ServiceError(
+                        grpc.StatusCode.UNAVAILABLE,
+                        "IDENTITY_KEYS_UNAVAILABLE",
+                        "the identity provider's keys cannot be fetched now",
+                        detail=str(error),
+                    ) from None
             return self._keys
 
     async def signing_key(self, kid: str | None) -> jwt.PyJWK:
