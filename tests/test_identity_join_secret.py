@@ -12,8 +12,10 @@ import secrets
 import grpc
 import pytest
 from edge_helpers import error_info
+from identity_helpers import Provider, identity_stack
 
 from parlour.client import GatewayClient
+from parlour.client.client import Seat
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
@@ -122,8 +124,6 @@ async def test_item2_a_lost_join_answer_is_recovered_with_the_join_secret(redis_
                 holders = [k for k, v in meta.items() if k.startswith(b"t:") and v == b"1"]
                 assert len(holders) == 1
 
-                from parlour.client.client import Seat
-
                 alice = Seat(lossy, match.name, answer.seat, answer.seat_token)
                 players = {0: bob, 1: alice}
                 start = (await alice.get_view()).progress.version
@@ -138,3 +138,41 @@ async def test_item2_a_lost_join_answer_is_recovered_with_the_join_secret(redis_
         finally:
             await proxy.close()
             await store.close()
+
+
+async def test_item2_with_identity_the_subject_recovers_a_lost_join(redis_url):
+    """Item 2 with identity on: the subject is the proof. The answer is dropped at the
+    proxy; the same person's retry (same request id, no secret) re-opens the seat with a
+    fresh token, and the seat plays."""
+    provider = Provider()
+    try:
+        async with identity_stack(redis_url, provider) as (address, _):
+            proxy = AnswerDroppingProxy(("127.0.0.1", int(address.rpartition(":")[2])))
+            through = await proxy.start()
+            alice = provider.token("alice")
+            try:
+                async with (
+                    GatewayClient(address, identity_token=provider.token("bob")) as bob_client,
+                    GatewayClient(through, identity_token=alice) as lossy,
+                ):
+                    match = await bob_client.create_match("tinycards", 2, seed=9)
+                    bob = await bob_client.join(match.name, "Bob")
+                    request = gw.JoinMatchRequest(
+                        match=match.name, display_name="Alice", request_id="j-2"
+                    )
+                    with pytest.raises(grpc.aio.AioRpcError) as lost:
+                        await lossy.stub.JoinMatch(request, timeout=10)
+                    assert lost.value.code() == grpc.StatusCode.UNAVAILABLE
+                    proxy.dropping = False
+                    answer = await lossy.stub.JoinMatch(request, timeout=10)
+                    assert answer.reopened and answer.seat == 1
+
+                    players = {0: bob, 1: Seat(lossy, match.name, 1, answer.seat_token)}
+                    progress = (await bob.get_view()).progress
+                    seat = progress.pending[0].seat
+                    await players[seat].submit((await players[seat].actions()).actions[0])
+                    assert (await bob.get_view()).progress.version == progress.version + 1
+            finally:
+                await proxy.close()
+    finally:
+        provider.close()

@@ -13,6 +13,7 @@ from edge_helpers import error_info
 from identity_helpers import Provider, identity_stack, metadata
 
 from parlour.client import GatewayClient
+from parlour.client.client import Seat
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from stack import running_stack
@@ -63,8 +64,6 @@ async def test_a_seat_survives_a_device_change(redis_url, provider):
             assert error_info(ended.value).reason == "SEAT_TOKEN_REVOKED"
             code, reason = await refusal(first.get_view())
             assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_SEAT_TOKEN")
-
-            from parlour.client.client import Seat
 
             moved = Seat(laptop, match.name, again.seat, again.seat_token)
             players = {moved.seat: moved, bob.seat: bob}
