@@ -168,3 +168,14 @@ async def test_a_stale_key_set_is_refreshed_in_the_background(provider):
         while provider.fetches < 2:
             await asyncio.sleep(0.01)
     assert provider.fetches == 2
+
+
+async def test_a_remembered_token_still_expires(provider):
+    """A verified token is remembered (its next calls skip the signature check) only until
+    its exp: then it is IDENTITY_EXPIRED like any other."""
+    verifier = Verifier.from_url(provider.url, ISSUER, AUDIENCE, leeway=0)
+    token = provider.token("alice", exp=int(time.time()) + 2)
+    assert (await verifier.verify(token)).subject == provider.subject("alice")
+    assert (await verifier.verify(token)).subject == provider.subject("alice")
+    await asyncio.sleep(3.1)
+    assert await reason_of(verifier, token) == "IDENTITY_EXPIRED"

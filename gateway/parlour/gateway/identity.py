@@ -11,6 +11,7 @@ changes: the seat token stays in `authorization`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import functools
 import hashlib
@@ -38,6 +39,9 @@ ALGORITHMS = frozenset(
 )
 #: Fewest seconds between two fetches of the key set forced by an unknown key id.
 MIN_REFETCH_SECONDS = 10.0
+#: Tokens remembered as verified (until their exp), so a client's next calls with the same
+#: token skip the signature check.
+VERIFIED_CACHE = 10_000
 
 _CURRENT: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("identity", default=None)
 
@@ -113,6 +117,10 @@ class Verifier:
         self._fetched = float("-inf")
         self._lock = asyncio.Lock()
         self._refreshing: asyncio.Task | None = None
+        #: token -> (its identity, its exp): verified tokens, the oldest first.
+        self._verified: collections.OrderedDict[str, tuple[Identity, float]] = (
+            collections.OrderedDict()
+        )
 
     @classmethod
     def from_url(cls, url: str, issuer: str, audience: str, **kwargs) -> Verifier:
@@ -173,9 +181,22 @@ class Verifier:
         )
 
     async def verify(self, token: str | None) -> Identity:
-        """The subject of a valid token, or UNAUTHENTICATED with a stable reason."""
+        """The subject of a valid token, or UNAUTHENTICATED with a stable reason. A token
+        verified before is known until its exp (plus the leeway)."""
         if not token:
             raise refused("IDENTITY_MISSING", "send 'authorization: Bearer <identity token>'")
+        known = self._verified.get(token)
+        if known is not None and time.time() <= known[1] + self.leeway:
+            return known[0]
+        who, expires = await self._check(token)
+        self._verified[token] = (who, expires)
+        self._verified.move_to_end(token)
+        if len(self._verified) > VERIFIED_CACHE:
+            self._verified.popitem(last=False)
+        return who
+
+    async def _check(self, token: str) -> tuple[Identity, float]:
+        """The signature and claims of a token never verified: its identity and exp."""
         try:
             header = jwt.get_unverified_header(token)
         except jwt.InvalidTokenError:
@@ -199,7 +220,7 @@ class Verifier:
         subject = claims["sub"]
         if not isinstance(subject, str) or not subject:
             raise refused("IDENTITY_MALFORMED", "the identity token has no subject")
-        return Identity(subject)
+        return Identity(subject), float(claims["exp"])
 
 
 def read_key_file(path: Path) -> jwt.PyJWKSet:
