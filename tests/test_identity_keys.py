@@ -163,7 +163,7 @@ async def test_a_stale_key_set_is_refreshed_in_the_background(provider):
     verifier = Verifier.from_url(provider.url, ISSUER, AUDIENCE, lifespan=0.05)
     await verifier.verify(provider.token("alice"))
     await asyncio.sleep(0.1)
-    await verifier.verify(provider.token("alice"))
+    await verifier.verify(provider.token("bob"))
     async with asyncio.timeout(5):
         while provider.fetches < 2:
             await asyncio.sleep(0.01)
