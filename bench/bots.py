@@ -175,7 +175,7 @@ def castle_cells(matches: int, iterations: int, searched: int,
                           else "greedy vs greedy Holmes",
                           [("holmes", seats, s, holmes_iterations, lineup)
                            for s in range(searched // 5 if who == "ismcts" else matches)]))
-    return cells
+    return sorted(cells, key=lambda c: "IS-MCTS" in c[1] or c[1] == "ismcts")  # quick rows first
 
 
 def castle_table(matches: int, iterations: int, jobs: int, searched: int,
