@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bots                  # 200 matches per game, both cores (~15 min)
     .venv/bin/python -m bench.bots --matches 40 --games tinycards isayholmes
-    .venv/bin/python -m bench.bots --castle --matches 40    # Murder Castle's modes (below)
+    .venv/bin/python -m bench.bots --castle --matches 40    # only Murder Castle's modes (below)
 
 Each match seats one IS-MCTS bot (seat = match number mod seats) among random bots; the
 same seeds are then played with a random bot in that seat. A bot's score in a match is its
@@ -206,20 +206,20 @@ def main(argv: list[str] | None = None) -> None:
                      f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})")
     top.add_argument("--jobs", type=int, default=2)
     top.add_argument("--castle", action="store_true",
-                     help="Murder Castle's win-rate table per mode and difficulty instead")
-    top.add_argument("--searched", type=int,
-                     help="--castle: matches per IS-MCTS row (default --matches; Play as "
-                     "Holmes a fifth of it)")
+                     help="only Murder Castle's win-rate table per mode and difficulty (also "
+                     "printed after the per-game table when murdercastle is among --games)")
+    top.add_argument("--castle-matches", type=int, default=40,
+                     help="matches per row of Murder Castle's table (default 40; --castle: "
+                     "--matches)")
+    top.add_argument("--searched", type=int, default=20,
+                     help="matches per IS-MCTS row of Murder Castle's table (Play as Holmes: "
+                     "a fifth of it)")
     top.add_argument("--holmes-iterations", type=int, default=2,
                      help="--castle: IS-MCTS samples per decision in Play as Holmes")
     args = top.parse_args(argv)
     RESULTS.mkdir(exist_ok=True)
     if args.castle:
-        rows = castle_table(args.matches, args.iterations or ITERATIONS["murdercastle"],
-                            args.jobs, args.searched or args.matches, args.holmes_iterations)
-        out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        out.write_text(json.dumps(rows, indent=2))
-        print(f"results: {out}")
+        write_castle(args.matches, args)
         return
     rows = []
     print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s")
@@ -235,8 +235,18 @@ def main(argv: list[str] | None = None) -> None:
                 f"[{low:+.1%}, {high:+.1%}]  {row['seconds']:5.0f}",
                 flush=True,
             )
-    RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"bots-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    out.write_text(json.dumps(rows, indent=2))
+    print(f"results: {out}")
+    if "murdercastle" in args.games:
+        write_castle(args.castle_matches, args)
+
+
+def write_castle(matches: int, args: argparse.Namespace) -> None:
+    """Print Murder Castle's table and keep it in bench/results."""
+    rows = castle_table(matches, args.iterations or ITERATIONS["murdercastle"], args.jobs,
+                        args.searched, args.holmes_iterations)
+    out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps(rows, indent=2))
     print(f"results: {out}")
 
