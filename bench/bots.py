@@ -17,7 +17,9 @@ escaping) with three IS-MCTS investigators (the others greedy) against a greedy 
 and 7 seats, and all-greedy tables for comparison. IS-MCTS's reward counts a seat's place
 among the others, which a 1-seat game does not have: in Automa the search scores a playout by
 the evidence collected (each colour up to what is needed) against phantom seats, one per
-step of that progress, and an escape beats them all.
+step of that progress, and an escape beats them all. The Automa rows also show a cautious
+player written for this bench (`cautious`): in a sample of the hidden decks it looks three of
+its own decisions ahead and values evidence, strikes, distance from Holmes and the way home.
 """
 
 from __future__ import annotations
@@ -118,6 +120,50 @@ class SoloProgress:
         return Outcome((score, *range(self.phantoms)), outcome.winners)
 
 
+def lookahead(game, state, depth: int) -> float:
+    """A solo Automa position's worth, looking `depth` of the player's own decisions ahead
+    (the bench's cautious player: evidence collected, strikes, distance from Holmes, the way
+    home once the board is full)."""
+    from parlour.engine.game import copy_message
+    from parlour.games.murdercastle import automa
+    from parlour.games.murdercastle.board import PHARMACY, place_of
+    from parlour.games.murdercastle.cubes import needed
+
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return 1000.0 if 0 in outcome.winners else -1000.0
+    if depth:
+        legal = game.legal_actions(state, 0)
+        best = -1e9
+        for action in legal:
+            child = copy_message(state)
+            game.apply(child, 0, action)
+            best = max(best, lookahead(game, child, depth - 1))
+        return best
+    player = state.players[0]
+    need = needed(state)
+    progress = sum(min(n, need) for n in player.board.counts)
+    far = automa.distances(state)
+    away = min(far.get(state.holmes, 6), 4)
+    worth = 4 * progress - 8 * player.strikes + 2 * away
+    if progress == 5 * need:
+        worth += 50 - 5 * far.get(place_of(PHARMACY), 10)
+    return worth
+
+
+def cautious(game, match, seat: int, legal: list, rng: Rng, depth: int = 3):
+    """The move whose position, `depth` own decisions on, is worth most in a sample."""
+    from parlour.engine.game import copy_message
+
+    sample = LocalSampler(game, match, seat)(rng.next64())
+    scored = []
+    for action in legal:
+        child = copy_message(sample)
+        game.apply(child, seat, action)
+        scored.append((lookahead(game, child, depth - 1), rng.next64(), action))
+    return max(scored, key=lambda s: (s[0], s[1]))[2]
+
+
 def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
     """One seeded match of a mode; True when a player (not Holmes) won."""
     mode, level_or_seats, seed, iterations, lineup = job
@@ -132,12 +178,14 @@ def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
     match = LocalMatch(game, seats, seed=seed, options=options)
     searched = SoloProgress(game) if seats == 1 else game
     rngs = [Rng.from_seed(seed * 131 + s) for s in range(seats)]
-    bots = [make_strategy("greedy" if name == "ismcts" else name, seed * 131 + s)
+    bots = [make_strategy("greedy" if name in ("ismcts", "cautious") else name, seed * 131 + s)
             for s, name in enumerate(lineup)]
     while match.outcome is None:
         seat = match.pending[0].seat
         legal = match.legal_actions(seat)
-        if lineup[seat] == "ismcts":
+        if lineup[seat] == "cautious":
+            move = cautious(game, match, seat, legal, rngs[seat])
+        elif lineup[seat] == "ismcts":
             move = ismcts.search(searched, seat, legal, LocalSampler(game, match, seat),
                                  rngs[seat], iterations)
         else:
@@ -162,10 +210,10 @@ def castle_cells(matches: int, iterations: int, searched: int,
     in the IS-MCTS rows, which are slow; Play as Holmes searches `holmes_iterations`)."""
     cells = []
     for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
-        for bot in ("random", "greedy", "ismcts"):
+        for bot in ("random", "greedy", "cautious", "ismcts"):
             cells.append((f"Automa {name}", bot,
                           [("automa", level, s, iterations, (bot,))
-                           for s in range(searched if bot == "ismcts" else matches)]))
+                           for s in range(matches if bot in ("random", "greedy") else searched)]))
     for seats in (4, 7):
         for who in ("greedy", "ismcts"):
             lineup = tuple(["ismcts" if who == "ismcts" and s < 3 else "greedy"
