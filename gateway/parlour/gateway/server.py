@@ -128,10 +128,7 @@ async def serve(config: GatewayConfig) -> None:
             "health_port": health_port[1] if health_port else None,
         },
     )
-    await serving.run_until_stopped(
-        gateway.server, gateway.health, gateway.drain, config.drain_seconds, health_port
-    )
-    await gateway.stop(0)
+    await serving.run_until_stopped(gateway.health, gateway.drain, config.drain_seconds)
 
 
 def main() -> None:

@@ -18,11 +18,12 @@ if record_key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], record_key)
   if earlier then return {0, earlier} end
 end
-if redis.call('HGET', KEYS[4], 'status') == 'finished' then return {-3} end
 local current = redis.call('HMGET', KEYS[1], 'v', 'q')
 if not current[1] then return {-2} end
 local version = tonumber(current[1])
+-- the version first: a racer that lost to the match's final action is stale (ABORTED)
 if version ~= tonumber(ARGV[1]) then return {-1, version} end
+if redis.call('HGET', KEYS[4], 'status') == 'finished' then return {-3} end
 local seq = tonumber(current[2])
 local new_version = version + 1
 local maxlen = tonumber(ARGV[6])

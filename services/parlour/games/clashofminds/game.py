@@ -1,18 +1,27 @@
 """Clash of Minds: Holmes vs Moriarty as a parlour Game: dispatch, outcome, conservation.
 
-Seat 0 is Holmes, seat 1 is Moriarty. The rules live in small modules:
-rounds (setup, Start of the Investigation), turns (Course and Final Turn),
-effects (card effects), influence (values), summary (Conclusion, Archiving),
-secrecy (views), describe (feed lines).
+Seat 0 is Holmes, seat 1 is Moriarty. The rules live in small modules: setup (Preparing
+the Crime, Establishing the Course of Events), rounds (Start of the Investigation), turns
+(Course and Final Turn), targets and effects (card effects), influence (values), summary
+(Conclusion, Archiving); views (what each seat sees); names and text (the words).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
+from parlour.engine.game import Decision, Emitted, Game, IllegalAction, Outcome, Variant
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import describe, reference, rounds, secrecy, summary, targets, turns
+from parlour.games.clashofminds import (
+    reference,
+    rounds,
+    setup,
+    summary,
+    targets,
+    text,
+    turns,
+    views,
+)
 from parlour.games.clashofminds.catalogue import (
     CATALOGUE,
     DEDUCTION_TOKENS,
@@ -20,7 +29,6 @@ from parlour.games.clashofminds.catalogue import (
     HOLMES,
     MORIARTY,
 )
-from parlour.games.clashofminds.catalogue_proto import catalogue_message
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 Handler = Callable[[pb.State, int, pb.Action], list[Emitted]]
@@ -59,7 +67,7 @@ FINAL_HANDLERS: dict[str, Handler] = {
 }
 HANDLERS: dict[int, dict[str, Handler]] = {
     pb.PHASE_PREPARING_CRIME: {
-        "arrange_crime": lambda s, seat, a: rounds.arrange_crime(s, a.arrange_crime)},
+        "arrange_crime": lambda s, seat, a: setup.arrange_crime(s, a.arrange_crime)},
     pb.PHASE_AGENTS: {
         "keep_agent": lambda s, seat, a: rounds.keep_agent(s, seat),
         "replace_agent": lambda s, seat, a: rounds.replace_agent(s, seat)},
@@ -90,22 +98,20 @@ class ClashOfMinds(Game):
     display_name = "Clash of Minds: Holmes vs Moriarty"
     min_seats = 2
     max_seats = 2
-    options_type = pb.Options
-    state_type = pb.State
-    action_type = pb.Action
-    event_type = pb.Event
-    view_type = pb.View
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
     max_actions = 3000
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
-        if seats != 2:
-            raise InvalidOptions("seats", f"Clash of Minds is for exactly 2 players, not {seats}")
-        return rounds.new_state(options, seed)
+        return setup.new_state(options, seats, seed)
+
+    def variants(self) -> list[Variant]:
+        """The base game and the Additional Game Mode: Agent Cards Included."""
+        return [Variant("standard", "Base game", pb.Options()),
+                Variant("agents", "Agent Cards Included", pb.Options(agents=True))]
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
-        return [(pb.Options(), 2), (pb.Options(agents=True), 2)]
+        return [(v.options, 2) for v in self.variants()]
 
     # -- play ------------------------------------------------------------------
     def pending(self, state: pb.State) -> list[Decision]:
@@ -123,7 +129,7 @@ class ClashOfMinds(Game):
             return targets.targets(state)
         phase = state.phase
         if phase == pb.PHASE_PREPARING_CRIME:
-            return rounds.arrangements(state)
+            return setup.arrangements(state)
         if phase == pb.PHASE_AGENTS:
             return [pb.Action(keep_agent=pb.KeepAgent()),
                     pb.Action(replace_agent=pb.ReplaceAgent())]
@@ -155,12 +161,12 @@ class ClashOfMinds(Game):
         return events
 
     def view(self, state: pb.State, seat: int | None) -> pb.View:
-        return secrecy.view(state, seat)
+        return views.view(state, seat)
 
     def outcome(self, state: pb.State) -> Outcome | None:
         if state.phase != pb.PHASE_OVER:
             return None
-        line = describe.RESULTS[state.result]
+        line = text.RESULTS[state.result]
         if state.result == pb.RESULT_HOLMES_VICTORY:
             return Outcome((1, 0), (HOLMES,), line)
         if state.result == pb.RESULT_MORIARTY_VICTORY:
@@ -196,16 +202,7 @@ class ClashOfMinds(Game):
         assert sorted(sites) == SITES, "Investigation Sites"
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
-        return secrecy.resample_hidden(state, seat, rng)
-
-    def catalogue(self) -> pb.Catalogue:
-        return catalogue_message()
-
-    def describe_action(self, action: pb.Action) -> str:
-        return describe.describe_action(action)
-
-    def describe_event(self, event: pb.Event) -> str:
-        return describe.describe_event(event)
+        return views.resample_hidden(state, seat, rng)
 
 
 GAME = ClashOfMinds()

@@ -1,63 +1,11 @@
-"""Rounds: setup (Rulebook 3 and 4) and scoring (Rulebook 6)."""
+"""Scoring a round (Rulebook 6), then dealing the next one or ending the match."""
 
 from __future__ import annotations
 
 from parlour.engine.game import Emitted
-from parlour.engine.rng import state_rng
-from parlour.engine.zones import remove_one, take_top
-from parlour.games.isayholmes.catalogue import (
-    HAND_SIZE,
-    VILLAINS,
-    deal_out_stack,
-    draw_pile_cards,
-    value,
-)
-from parlour.games.isayholmes.piles import AFOOT, left
+from parlour.games.isayholmes.catalogue import VILLAINS, value
+from parlour.games.isayholmes.setup import start_round
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
-
-
-def start_round(state: pb.State, number: int, out: list[Emitted]) -> None:
-    """Deal six cards each from the Deal Out Stack; the holder of The Game is Afoot! opens."""
-    seats = state.seats
-    stack = list(deal_out_stack(seats))
-    rest = list(draw_pile_cards(seats))
-    with state_rng(state) as rng:
-        rng.shuffle(stack)
-        hands = [take_top(stack, HAND_SIZE) for _ in range(seats)]
-        rest += stack
-        rng.shuffle(rest)
-    state.round = number
-    del state.hands[:]
-    for hand in hands:
-        state.hands.add(cards=hand)
-    state.draw_pile[:] = rest
-    del state.discard_pile[:]
-    del state.set_aside[:]
-    state.location = pb.REGION_LONDON
-    state.passing[:] = [pb.CARD_UNSPECIFIED] * seats
-    state.ClearField("effect")
-    state.ClearField("chain")
-    del state.peeks[:]
-    for _ in range(seats):
-        state.peeks.add()
-    state.idle_turns = 0
-    opener = next(s for s in range(seats) if AFOOT in state.hands[s].cards)
-    remove_one(state.hands[opener].cards, AFOOT)
-    state.discard_pile.append(AFOOT)
-    state.turn = left(state, opener)
-    state.phase = pb.PHASE_TURN
-    out.append(Emitted(pb.Event(round_started=pb.RoundStarted(round=number, opener=opener))))
-    for seat in range(seats):
-        out.append(
-            Emitted(
-                pb.Event(
-                    round_started=pb.RoundStarted(
-                        round=number, opener=opener, hand=sorted(state.hands[seat].cards)
-                    )
-                ),
-                to=frozenset([seat]),
-            )
-        )
 
 
 def villain_points(cards) -> int:

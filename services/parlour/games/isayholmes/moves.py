@@ -1,16 +1,13 @@
-"""I Say, Holmes! as a parlour Game: who decides what, which moves are legal, and applying them."""
+"""The moves of each decision (Rulebook 4, 5 and 7): which are legal now, and the checks a
+move must pass before the rules modules apply it."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
-from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
-from parlour.engine.rng import Rng
-from parlour.games.isayholmes import describe, reference, visibility
-from parlour.games.isayholmes.catalogue import DECK, KINDS, VILLAINS
-from parlour.games.isayholmes.catalogue_proto import catalogue_message
-from parlour.games.isayholmes.defence import choose_pass, decline, defend, owing_a_pass
+from parlour.engine.game import Emitted, IllegalAction
+from parlour.games.isayholmes.catalogue import KINDS, VILLAINS
+from parlour.games.isayholmes.defence import choose_pass, decline, defend
 from parlour.games.isayholmes.effects import (
     choose_extra_arrest,
     defences_against,
@@ -22,7 +19,6 @@ from parlour.games.isayholmes.effects import (
 )
 from parlour.games.isayholmes.ending import accuse, finish_turn, suspects
 from parlour.games.isayholmes.piles import can_draw
-from parlour.games.isayholmes.rounds import start_round, winners
 from parlour.games.isayholmes.turns import (
     draw_card,
     escape,
@@ -35,123 +31,30 @@ from parlour.games.isayholmes.turns import (
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 A = pb.Action
-DEFAULT_ROUNDS = 3
-MAX_ROUNDS = 10
 
-#: Who owes the decision in each phase, and the decision's kind.
-_DECIDER: dict[int, tuple[Callable[[pb.State], int], str]] = {
-    pb.PHASE_TURN: (lambda s: s.turn, "turn"),
-    pb.PHASE_TARGET: (lambda s: s.effect.actor, "name_opponent"),
-    pb.PHASE_RESPOND: (lambda s: s.effect.target, "defend_or_decline"),
-    pb.PHASE_SHOW: (lambda s: s.effect.target, "show_highest_card"),
-    pb.PHASE_GIVE: (lambda s: s.effect.actor, "give_card"),
-    pb.PHASE_FLEE: (lambda s: s.effect.actor, "discard_villain"),
-    pb.PHASE_EXTRA_ARREST: (lambda s: s.effect.actor, "arrest_or_decline"),
-    pb.PHASE_ACCUSE: (lambda s: s.chain.accuser, "accuse"),
-}
+
+def legal(state: pb.State, seat: int) -> list[pb.Action]:
+    """Every move `seat` may make in the decision it owes."""
+    return _LEGAL[state.phase](state, seat)
+
+
+def apply(state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+    """Check a move against the decision owed and the rules, then apply it."""
+    kind = action.WhichOneof("kind")
+    if kind is None:
+        raise IllegalAction("EMPTY_ACTION", "the action names no move")
+    allowed = _MOVES.get(state.phase, {})
+    if kind not in allowed:
+        raise IllegalAction(
+            "WRONG_DECISION", f"{kind} is not a move now (expected {sorted(allowed)})"
+        )
+    out: list[Emitted] = []
+    allowed[kind](state, seat, action, out)
+    return out
 
 
 def _opponents(state: pb.State, seat: int) -> list[int]:
     return [s for s in range(state.seats) if s != seat]
-
-
-class ISayHolmes(Game):
-    """I Say, Holmes! (Victory Point Games, 2007): 3 to 8 players, lowest score wins."""
-
-    name = "isayholmes"
-    display_name = "I Say, Holmes!"
-    min_seats = 3
-    max_seats = 8
-    options_type = pb.Options
-    state_type = pb.State
-    action_type = pb.Action
-    event_type = pb.Event
-    view_type = pb.View
-    reasons = reference.REASONS
-    decision_kinds = reference.DECISION_KINDS
-    max_actions = 10_000
-
-    # -- setup -------------------------------------------------------------
-    def default_options(self, seats: int) -> pb.Options:
-        return pb.Options(rounds=DEFAULT_ROUNDS)
-
-    def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise InvalidOptions("seats", f"I Say, Holmes! takes 3 to 8 players, not {seats}")
-        rounds = options.rounds or DEFAULT_ROUNDS
-        if rounds > MAX_ROUNDS:
-            raise InvalidOptions("rounds", f"at most {MAX_ROUNDS} rounds, not {rounds}")
-        state = pb.State(
-            seats=seats, rng=Rng.from_seed(seed).state, rounds=rounds, scores=[0] * seats
-        )
-        start_round(state, 1, [])
-        return state
-
-    # -- who acts, and how ---------------------------------------------------
-    def pending(self, state: pb.State) -> list[Decision]:
-        if state.phase == pb.PHASE_PASS_LEFT:
-            return [Decision(s, "pass_left") for s in owing_a_pass(state)]
-        if state.phase == pb.PHASE_OVER:
-            return []
-        decider, kind = _DECIDER[state.phase]
-        return [Decision(decider(state), kind)]
-
-    def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
-        return _LEGAL[state.phase](state, seat)
-
-    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
-        kind = action.WhichOneof("kind")
-        if kind is None:
-            raise IllegalAction("EMPTY_ACTION", "the action names no move")
-        allowed = _MOVES.get(state.phase, {})
-        if kind not in allowed:
-            raise IllegalAction(
-                "WRONG_DECISION", f"{kind} is not a move now (expected {sorted(allowed)})"
-            )
-        out: list[Emitted] = []
-        allowed[kind](state, seat, action, out)
-        return out
-
-    # -- the end -------------------------------------------------------------
-    def outcome(self, state: pb.State) -> Outcome | None:
-        if state.phase != pb.PHASE_OVER:
-            return None
-        best = winners(state)
-        summary = f"lowest total {state.scores[best[0]]} after {state.rounds} round(s)"
-        return Outcome(tuple(state.scores), tuple(best), summary)
-
-    # -- declared checks -------------------------------------------------------
-    def check_conservation(self, state: pb.State) -> None:
-        cards = [*state.draw_pile, *state.discard_pile, *state.set_aside]
-        cards += [c for c in state.passing if c]
-        for hand in state.hands:
-            cards += hand.cards
-        cards.sort()
-        assert cards == _SORTED_DECK, (
-            f"cards not conserved: extra {Counter(cards) - Counter(DECK)}, "
-            f"missing {Counter(DECK) - Counter(cards)}"
-        )
-
-    def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
-        return visibility.resample_hidden(state, seat, rng)
-
-    def view(self, state: pb.State, seat: int | None) -> pb.View:
-        return visibility.view(state, seat)
-
-    def test_configurations(self) -> list[tuple[pb.Options, int]]:
-        return [(pb.Options(rounds=1), n) for n in range(self.min_seats, self.max_seats + 1)]
-
-    def catalogue(self) -> pb.Catalogue:
-        return catalogue_message()
-
-    def describe_action(self, action: pb.Action) -> str:
-        return describe.action(action)
-
-    def describe_event(self, event: pb.Event) -> str:
-        return describe.event(event)
-
-
-_SORTED_DECK = sorted(DECK)
 
 
 # -- legal moves, per phase ----------------------------------------------------------
@@ -353,5 +256,3 @@ _MOVES: dict[int, dict[str, _Handler]] = {
     pb.PHASE_EXTRA_ARREST: {"target": _extra_arrest, "decline": _extra_arrest_decline},
     pb.PHASE_ACCUSE: {"target": _accuse},
 }
-
-GAME = ISayHolmes()

@@ -1,17 +1,15 @@
-"""The catalogue as data, effects keyed by it, hidden information, and purity."""
+"""The catalogue as data, effects keyed by it, hidden information (views.py), and purity."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from parlour.engine.conformance import play_random
 from parlour.engine.rng import Rng
-from parlour.games.clashofminds import GAME, describe, effects, targets
+from parlour.games.clashofminds import GAME, effects, targets
 from parlour.games.clashofminds.catalogue import CATALOGUE
-from parlour.games.clashofminds.secrecy import view
 from parlour.games.clashofminds.tests.positions import HOLMES, MORIARTY, course, place
-from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+from parlour.games.clashofminds.views import view
 
 
 def test_every_card_has_exactly_one_effect_and_every_effect_a_card():
@@ -75,16 +73,6 @@ def test_resampling_changes_everything_hidden_and_nothing_visible():
     assert changed
 
 
-def test_every_event_and_action_of_a_game_has_a_readable_line():
-    """describe_action / describe_event give one line for every move of a seeded game."""
-    record = play_random(GAME, pb.Options(agents=True), 2, seed=4)
-    for _, action in record.actions:
-        line = GAME.describe_action(action)
-        assert line and "\n" not in line
-    assert describe.describe_event(pb.Event(game_ended=pb.GameEnded(
-        result=pb.RESULT_UNRESOLVED_DUEL, hours=12))).startswith("Unresolved Duel")
-
-
 def test_rules_import_no_grpc_redis_or_random():
     """The rules are pure: importing them pulls in no gRPC, Redis or random module use.
     (CONVENTIONS: the core has no I/O)"""
@@ -101,19 +89,3 @@ def test_rules_import_no_grpc_redis_or_random():
     for module in folder.glob("*.py"):
         text = module.read_text()
         assert "import random" not in text and "import time" not in text, module.name
-
-
-def test_action_lines_do_not_name_secret_cards():
-    """Lines for face-down placements and Supports name no card, so a feed cannot leak them.
-    (DESIGN: Hidden information and trust)"""
-    secret = [
-        pb.Action(place_setup_card=pb.PlaceSetupCard(card=1, thread=0)),
-        pb.Action(add_support=pb.AddSupport(action_card=3, card=1, thread=1)),
-        pb.Action(place_action_card=pb.PlaceActionCard(card=pb.ACTION_CARD_MANDATORY, thread=2)),
-        pb.Action(arrange_crime=pb.ArrangeCrime(order=[1, 4, 7])),
-    ]
-    names = [c.name for c in CATALOGUE.influence.values()] + ["Mandatory"]
-    names += [c.name for c in CATALOGUE.crime.values()]
-    for action in secret:
-        line = GAME.describe_action(action)
-        assert not any(name in line for name in names), line
