@@ -21,8 +21,9 @@ SHORTER = {"isayholmes": {"rounds": 1}, "murdercastle": {"round_limit": 3}}
 QUICK = ("tinycards-standard", "isayholmes-standard")
 
 
-def cases() -> dict[str, tuple[str, str, int, Message]]:
-    """case id -> (game, variant title, seats, options) for every game and variant."""
+def cases() -> dict[str, tuple[str, str, int, int, Message]]:
+    """case id -> (game, variant title, fewest seats, most seats, options) for every game
+    and variant."""
     out = {}
     for name, game in sorted(games().items()):
         for variant in game.variants():
@@ -31,8 +32,8 @@ def cases() -> dict[str, tuple[str, str, int, Message]]:
             for field, value in SHORTER.get(name, {}).items():
                 if field in options.DESCRIPTOR.fields_by_name:
                     setattr(options, field, value)
-            seats = game.seat_range(variant.options)[0]
-            out[f"{name}-{variant.name}"] = (name, variant.display_name, seats, options)
+            low, high = game.seat_range(variant.options)
+            out[f"{name}-{variant.name}"] = (name, variant.display_name, low, high, options)
     return out
 
 

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from table_cases import CASES, FULL, QUICK, choice_problems, screen_problems
 from textual.widgets import OptionList
 
 from parlour.client import GatewayClient
@@ -20,7 +21,6 @@ from parlour.client.table import Table, start_bots
 from parlour.client.terminal import PlayApp
 from parlour.engine.rng import Rng
 from stack import running_stack
-from table_cases import CASES, FULL, QUICK, choice_problems, screen_problems
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / ".parlour" / "screenshots"
 
@@ -47,7 +47,7 @@ def menu_labels(app: PlayApp) -> list[str]:
 
 async def play_through(address: str, case: str) -> tuple[str, str, list[str]]:
     """Play `case` as Ada in seat 0; (final status, feed, problems seen on the way)."""
-    game, _title, seats, options = CASES[case]
+    game, _title, seats, _most, options = CASES[case]
     problems: list[str] = []
     async with GatewayClient(address) as client:
         table = await Table.create(client, game, seats, "Ada", options)

@@ -11,6 +11,7 @@ from google.protobuf.message import Message
 
 from parlour.client.client import GatewayClient, Seat
 from parlour.client.seatbot import unpack
+from parlour.client.seating import variant_for
 from parlour.client.words import action_label, event_text, seat_word
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
@@ -69,6 +70,8 @@ class Table:
         self.game = game
         self.match = match
         self.seat = seat
+        #: The way to play's title, when this table created the match.
+        self.variant = ""
 
     @property
     def me(self) -> int | None:
@@ -80,7 +83,11 @@ class Table:
     ) -> Table:
         """A new match with the person in seat 0, open to spectators (`parlour play --watch`)."""
         match = await client.create_match(game, seats, options=options, spectators=True)
-        return await cls.join(client, match.name, name, 0)
+        table = await cls.join(client, match.name, name, 0)
+        chosen = variant_for(table.game, options)
+        if options is None or chosen.options == options:
+            table.variant = chosen.display_name
+        return table
 
     @classmethod
     async def join(

@@ -90,7 +90,10 @@ class PlayApp(App):
 
     async def on_mount(self) -> None:
         who = "spectator" if self.table.seat is None else "player"
-        self.title = f"{self.table.game.display_name} — {self.table.match} — you: {who}"
+        variant = self.table.variant
+        game = self.table.game.display_name
+        title = f"{game} — {variant}" if variant and variant != game else game
+        self.title = f"{title} — {self.table.match} — you: {who}"
         self.query_one("#view").border_title = "The table"
         self.query_one("#feed").border_title = "What happened"
         self.query_one("#menu").border_title = "Your choices"

@@ -140,8 +140,9 @@ def action_label(game: Game, action: Message, label: str = "", viewer: int | Non
 def event_text(game: Game, event: Message, text: str = "", viewer: int | None = None,
                names: Sequence[str] = ()) -> str:
     """The API's text when given, else the game's own description of the event, in the
-    viewer's terms ("You drew a card", "Ada played the 7")."""
-    return render(text or game.describe_event(event), viewer, names)
+    viewer's terms ("You drew a card", "Ada played the 7"), as a sentence."""
+    line = render(text or game.describe_event(event), viewer, names)
+    return line[:1].upper() + line[1:]
 
 
 def seat_word(seat: int, viewer: int | None, names: Sequence[str]) -> str:
@@ -164,7 +165,8 @@ def clock_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str])
         runs = clock.bank_runs_from_unix_ms
         left = clock.bank_ms - max(0, now_ms - runs) if runs else clock.bank_ms
         state = " (running)" if runs and now_ms >= runs else ""
-        lines.append(f"{seat_word(clock.seat, viewer, names)}: {clock_text(left)} in the bank{state}")
+        who = seat_word(clock.seat, viewer, names)
+        lines.append(f"{who}: {clock_text(left)} in the bank{state}")
     for decision in progress.pending:
         if decision.deadline_unix_ms:
             who = seat_word(decision.seat, viewer, names)

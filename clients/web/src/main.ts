@@ -198,7 +198,7 @@ function follow(seated: Seated): void {
       const events = item.kind.case === "event" ? [item.kind.value] : item.kind.case === "batch" ? item.kind.value.events : [];
       for (const event of events) {
         feedTexts.push(event.text || describe(decode(event.event)));
-        $("feed").prepend(el("li", render(feedTexts[feedTexts.length - 1], seated.seat, seatNames)));
+        $("feed").prepend(feedLine(feedTexts[feedTexts.length - 1]));
       }
       const last = item.kind.case === "heartbeat" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
       // A heartbeat: look again (an action may change the match without any event).
@@ -207,10 +207,15 @@ function follow(seated: Seated): void {
   })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
 }
 
+/** One feed line in the viewer's terms, as a sentence. */
+function feedLine(text: string): HTMLElement {
+  const line = render(text, current?.seat ?? null, seatNames);
+  return el("li", line.charAt(0).toUpperCase() + line.slice(1));
+}
+
 /** The feed again, when a seat's name became known after its lines were written. */
 function drawFeed(): void {
-  const viewer = current?.seat ?? null;
-  $("feed").replaceChildren(...feedTexts.map((t) => el("li", render(t, viewer, seatNames))).reverse());
+  $("feed").replaceChildren(...feedTexts.map(feedLine).reverse());
 }
 
 function refresh(): Promise<void> {
@@ -271,6 +276,7 @@ async function redraw(): Promise<void> {
   const game = match.game;
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
+  $("variant-title").hidden = seated.variant === info?.displayName;
   const view = decode(viewResponse.view);
   const catalogue = new Names(decode(info?.catalogue));
   $("status").textContent = status(match, progress);
@@ -360,13 +366,17 @@ async function act(index: number): Promise<void> {
   document.body.dataset.state = "acting";
   for (const button of $("actions").querySelectorAll("button")) (button as HTMLButtonElement).disabled = true;
   try {
-    await gateway.submitAction(
+    const answer = await gateway.submitAction(
       { match: current.match, action: actions[index], requestId: crypto.randomUUID(), expectedVersion: version },
       bearer(current.token),
     );
+    // Views read before the action are older than this: drop them.
+    const after = answer.result?.progress?.version ?? 0n;
+    if (after > version) version = after;
     error("");
   } catch (e) {
-    error(String(e));
+    const moved = String(e).includes("VERSION_MISMATCH");
+    error(moved ? "The table moved on before your choice arrived: here it is as it is now." : String(e));
   } finally {
     acting = false;
   }
