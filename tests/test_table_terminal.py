@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from table_cases import CASES, FULL, QUICK, choice_problems, screen_problems
-from textual.widgets import OptionList
+from textual.widgets import Button, OptionList
 
 from parlour.client import GatewayClient
 from parlour.client.table import Table, start_bots
 from parlour.client.terminal import PlayApp
 from parlour.engine.rng import Rng
+from parlour.gateway.v1 import gateway_pb2 as gw
 from stack import running_stack
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / ".parlour" / "screenshots"
@@ -88,9 +89,9 @@ async def check_case(redis_url: str, case: str) -> None:
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         status, feed, problems = await asyncio.wait_for(play_through(address, case), 900)
     assert status.startswith("Game over.")
+    assert not problems, "\n".join(problems[:40])
     assert re.search(r"^You ", feed, re.MULTILINE), "the person's own moves read 'You …'"
     assert not re.search(r"^(Ada|random-bot-\d+): ", feed, re.MULTILINE), "who acted, twice"
-    assert not problems, "\n".join(problems[:40])
 
 
 @pytest.mark.parametrize("case", QUICK)
@@ -155,3 +156,42 @@ async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(redis_url):
                 bots.wait()
     assert status.startswith("Game over.")
     assert not screen_problems(lines)
+
+
+async def until(app: PlayApp, ready) -> None:
+    """Wait (at most a minute) for the app to show something."""
+    async with app.updated:
+        await asyncio.wait_for(app.updated.wait_for(ready), 60)
+
+
+async def test_time_banks_and_an_undo_request_in_the_terminal(redis_url):
+    """Issue 24 item 5: the clock line shows every seat's bank, counting down for the seat
+    that owes; an undo request shows who asks and what, and Accept answers it."""
+    lifecycle = gw.LifecycleOptions(time_bank_ms=600_000, allow_undo=True,
+                                    undo_needs_agreement=True)
+    async with running_stack(redis_url, games=("murdercastle",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            request = gw.CreateMatchRequest(game="murdercastle", seats=3, seed=5,
+                                            request_id="t1", lifecycle=lifecycle)
+            match = (await client.stub.CreateMatch(request)).match.name
+            bob = await client.join(match, "Bob", 0)
+            cy = await client.join(match, "Cy", 2)
+            app = PlayApp(await Table.join(client, match, "Ada", 1))
+            async with app.run_test(size=(140, 45)) as pilot:
+                await until(app, lambda: app.snapshot is not None)
+                clocks = shown(app, "#clocks")
+                assert "You: 10:00 in the bank" in clocks and "Bob: 9:5" in clocks
+                assert "(running)" in clocks.split("·")[0]
+                action, _label = (await bob.legal_actions())[0]
+                await bob.submit(action)
+                await bob.undo()
+                await until(app, lambda: "Bob asks" in shown(app, "#undo-text"))
+                assert "waiting for You, Cy." in shown(app, "#undo-text")
+                accept = next(b for b in app.query(Button) if str(b.label) == "Accept")
+                await pilot.pause()  # laid out now that it shows
+                assert await pilot.click(accept)
+                await until(app, lambda: "waiting for Cy." in shown(app, "#undo-text"))
+                assert not accept.display
+                await cy.answer_undo(True)
+                await until(app, lambda: not app.query_one("#undo").display)

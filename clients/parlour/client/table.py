@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 from parlour.client.client import GatewayClient, Seat
 from parlour.client.seatbot import unpack
 from parlour.client.seating import variant_for
-from parlour.client.words import action_label, event_text, seat_word
+from parlour.client.words import action_label, event_text, seat_word, type_words
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -138,11 +138,14 @@ class Table:
             if not item.HasField("event"):
                 yield item.heartbeat.last_sequence, None
                 continue
-            event = unpack(item.event.event, self.game.event_type)
+            packed, text = item.event.event, item.event.text
+            ours = packed.Is(self.game.event_type.DESCRIPTOR)
+            event = unpack(packed, self.game.event_type) if ours else None
             if not all(names):  # someone sat down since: their name is in the text
                 names = seat_names(await self.client.match(self.match))
-            yield item.event.sequence, event_text(self.game, event, item.event.text, self.me,
-                                                  names)
+            yield item.event.sequence, event_text(
+                self.game, event, text or ("" if ours else type_words(packed.type_url)),
+                self.me, names)
 
 
 def start_bots(address: str, match: str, count: int, strategy: str) -> subprocess.Popen:

@@ -3,6 +3,8 @@ viewer's terms; the raw View as labelled lines (the developers' "details")."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 
 from google.protobuf import json_format
@@ -137,7 +139,13 @@ def action_label(game: Game, action: Message, label: str = "", viewer: int | Non
     return render(label or game.describe_action(action), viewer, names)
 
 
-def event_text(game: Game, event: Message, text: str = "", viewer: int | None = None,
+def type_words(type_url: str) -> str:
+    """A platform event without text, by its message name: 'Undo requested'."""
+    name = type_url.rsplit(".", 1)[-1]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: " " + m.group(1).lower(), name)
+
+
+def event_text(game: Game, event: Message | None, text: str = "", viewer: int | None = None,
                names: Sequence[str] = ()) -> str:
     """The API's text when given, else the game's own description of the event, in the
     viewer's terms ("You drew a card", "Ada played the 7"), as a sentence."""
