@@ -123,8 +123,10 @@ async def test_rules_text_and_details_are_behind_toggles(redis_url):
                 first = shown(app, "#view-text")
                 assert first.startswith("Your hand") and "Hand size" not in first
                 await pilot.press(*"details", "enter")
+                await pilot.pause()
                 assert "Details (the raw View):" in shown(app, "#view-text")
                 await pilot.press(*"details", "enter")
+                await pilot.pause()
                 assert shown(app, "#view-text") == first
                 app.snapshot.table.Clear()  # a game that sends no table
                 app.draw_view()

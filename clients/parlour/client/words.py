@@ -4,7 +4,6 @@ viewer's terms; the raw View as labelled lines (the developers' "details")."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Sequence
 
 from google.protobuf import json_format
