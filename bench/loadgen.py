@@ -23,16 +23,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-import grpc
 from google.protobuf import any_pb2
 
 from bench.stats import summarize_ms
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
 from parlour.engine.local import LocalMatch
+from parlour.engine.rng import Rng
 from parlour.games.tinycards.v1 import tinycards_pb2 as tc
 from parlour.gateway.v1 import gateway_pb2 as gw
 
@@ -67,6 +68,24 @@ def plan_for(seed: int) -> Plan:
     return Plan(tuple(actions), sequence)
 
 
+@cache
+def random_plan(game: str, seats: int, seed: int) -> Plan:
+    """A whole match of `game` with a random legal action of the first pending seat each
+    time (Rng seeded like the match), computed with the pure engine."""
+    match = LocalMatch(game, seats, seed=seed)
+    rng = Rng.from_seed(seed)
+    actions, sequence = [], 0
+    while match.outcome is None:
+        seat = match.pending[0].seat
+        legal = match.legal_actions(seat)
+        action = legal[rng.below(len(legal))]
+        sequence += len(match.act(seat, action))
+        packed = any_pb2.Any()
+        packed.Pack(action)
+        actions.append((seat, packed))
+    return Plan(tuple(actions), sequence)
+
+
 @dataclass
 class Prepared:
     match_id: str
@@ -90,6 +109,13 @@ async def prepare(
 
     await asyncio.gather(*(worker() for _ in range(parallel)))
     return [p for p in out if p is not None]
+
+
+async def prepare_game(client: GatewayClient, game: str, seats: int, seed: int) -> Prepared:
+    """One match of any game, every seat taken, with its random_plan."""
+    match = await client.create_match(game, seats, seed=seed)
+    joined = [await client.join(match.name, f"bench{s}", seat=s) for s in range(seats)]
+    return Prepared(match.name.removeprefix("matches/"), joined, random_plan(game, seats, seed))
 
 
 @dataclass
@@ -159,8 +185,18 @@ async def play_unary(client: GatewayClient, m: Prepared, rec: Recorder) -> None:
             task.cancel()
 
 
-async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> None:
-    """One Play session per seat: actions in, acks and events out on the same stream."""
+async def play_session(
+    client: GatewayClient,
+    m: Prepared,
+    rec: Recorder,
+    pace: Callable[[], float] | None = None,
+    opened: asyncio.Future | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """One Play session per seat: actions in, acks and events out on the same stream.
+    With `pace`, wait that many seconds before each action; `opened` is set once every
+    seat's session is open; once `stop` is set no more actions go out (the match is left
+    unfinished)."""
     submitted: dict[int, float] = {}
     acks: dict[str, asyncio.Future] = {}
     final = m.plan.final_sequence
@@ -171,8 +207,9 @@ async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> Non
 
     async def reader(session, finished: asyncio.Future) -> None:
         while True:
-            item = await session.receive()
-            if item is grpc.aio.EOF:
+            try:
+                item = await session.receive()
+            except EOFError:
                 return
             kind = item.WhichOneof("kind")
             if kind == "event":
@@ -188,11 +225,17 @@ async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> Non
     readers: list[asyncio.Task] = []
     try:
         for session in sessions:  # both subscribed before the first action
-            opened = await session.receive()
-            if not opened.HasField("opened"):
-                raise RuntimeError(f"Play did not open: {opened}")
+            first = await session.receive()
+            if not first.HasField("opened"):
+                raise RuntimeError(f"Play did not open: {first}")
         readers = [asyncio.create_task(reader(s, d)) for s, d in zip(sessions, done, strict=True)]
+        if opened is not None:
+            opened.set_result(None)
         for i, (seat, action) in enumerate(m.plan.actions):
+            if pace is not None:
+                await asyncio.sleep(pace())
+            if stop is not None and stop.is_set():
+                return
             version = i + 2
             request_id = f"{m.match_id}:{i}"
             future = acks[request_id] = loop.create_future()
@@ -203,6 +246,9 @@ async def play_session(client: GatewayClient, m: Prepared, rec: Recorder) -> Non
             if ack.code or ack.response.result.progress.version != version:
                 rec.errors.append(f"{m.match_id}: ack {ack.code} {ack.reason} at version {version}")
         await asyncio.wait_for(asyncio.gather(*done), EVENT_WAIT)
+        for session in sessions:  # half-close: the server ends each stream
+            session.close()
+        await asyncio.wait_for(asyncio.gather(*readers), EVENT_WAIT)
         rec.matches += 1
         rec.finished.append(m.match_id)
     finally:

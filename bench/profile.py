@@ -1,4 +1,6 @@
-"""Sample processes with py-spy while a load runs, and summarise where their CPU goes."""
+"""Sample processes while a load runs: py-spy for Python stacks (`--native` adds C frames),
+perf for whole processes (every thread, kernel included; the only view of Redis). Each
+profile becomes a flame graph (SVG, bench/flame.py) and a text summary."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ IDLE = (
     "nanosleep",
 )
 FRAME = re.compile(r"^(?P<func>.*?) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
+Folded = list[tuple[list[str], int]]
 
 
 def pyspy_binary() -> str | None:
@@ -31,27 +34,24 @@ def pyspy_binary() -> str | None:
 
 
 def start(
-    pid: int, raw_path: Path, seconds: float, rate: int = 200, native: bool = False
+    pid: int, raw_path: Path, seconds: float, rate: int = 100, native: bool = False
 ) -> subprocess.Popen:
     """py-spy record (raw collapsed stacks, non-blocking sampling; native C frames if asked)."""
     binary = pyspy_binary()
     if binary is None:
         raise RuntimeError("py-spy is not installed (.venv/bin/pip install py-spy)")
-    argv = [
-        binary,
-        "record",
-        "--pid",
-        str(pid),
-        "--format",
-        "raw",
-        "--output",
-        str(raw_path),
-        "--duration",
-        str(max(1, round(seconds))),
-        "--rate",
-        str(rate),
-    ]
+    argv = [binary, "record", "--pid", str(pid), "--format", "raw", "--output", str(raw_path)]
+    argv += ["--duration", str(max(1, round(seconds))), "--rate", str(rate)]
     argv += ["--native"] if native else ["--nonblocking"]
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def start_perf(pid: int, data_path: Path, seconds: float, rate: int = 499) -> subprocess.Popen:
+    """perf record of every thread of `pid` with call graphs, for `seconds`."""
+    if shutil.which("perf") is None:
+        raise RuntimeError("perf is not installed (apt-get install linux-perf)")
+    argv = ["perf", "record", "-F", str(rate), "-g", "-p", str(pid), "-o", str(data_path)]
+    argv += ["--", "sleep", str(max(1, round(seconds)))]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -72,25 +72,41 @@ def _short(frame: str) -> str:
     return f"{found['func']} ({path})"
 
 
-def summarize(raw_path: Path, title: str, top: int = 30) -> str:
-    """Self and inclusive sample shares per function, from py-spy's collapsed stacks."""
-    self_counts: Counter[str] = Counter()
-    total_counts: Counter[str] = Counter()
-    samples = 0
+def read_pyspy(raw_path: Path) -> Folded:
+    """py-spy's collapsed stacks, frames shortened, idle samples left out."""
+    out: Folded = []
     for line in raw_path.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack or not count_text.isdigit():
             continue
-        count = int(count_text)
         frames = [_short(f) for f in stack.split(";") if f]
-        frames = [f for f in frames if not f.startswith("process ") and not f.startswith("thread ")]
-        if not frames or frames[-1].startswith(IDLE):
-            continue
+        frames = [f for f in frames if not f.startswith(("process ", "thread "))]
+        if frames and not frames[-1].startswith(IDLE):
+            out.append((frames, int(count_text)))
+    return out
+
+
+def read_perf(data_path: Path) -> Folded:
+    """perf's samples (on-CPU only: cpu-clock counts no waiting) as folded stacks."""
+    from bench.flame import fold_perf_script
+
+    script = subprocess.run(
+        ["perf", "script", "-i", str(data_path)], capture_output=True, text=True, check=True
+    )
+    return fold_perf_script(script.stdout)
+
+
+def summarize(folded: Folded, title: str, top: int = 30) -> str:
+    """Self and inclusive sample shares per function."""
+    self_counts: Counter[str] = Counter()
+    total_counts: Counter[str] = Counter()
+    samples = 0
+    for frames, count in folded:
         samples += count
         self_counts[frames[-1]] += count
         for frame in set(frames):
             total_counts[frame] += count
-    lines = [f"== {title}: {samples} samples of on-CPU Python stacks (py-spy, idle excluded) =="]
+    lines = [f"== {title}: {samples} on-CPU samples =="]
     if not samples:
         return "\n".join(lines + ["(no samples)"])
     lines.append(f"-- top {top} by self time --")
@@ -100,3 +116,12 @@ def summarize(raw_path: Path, title: str, top: int = 30) -> str:
     for frame, count in total_counts.most_common(top):
         lines.append(f"{100 * count / samples:6.1f}%  {frame}")
     return "\n".join(lines)
+
+
+def libraries(folded: Folded) -> dict[str, float]:
+    """Share of samples per library of the leaf frame (perf frames: 'func (library)')."""
+    counts: Counter[str] = Counter()
+    for frames, count in folded:
+        counts[frames[-1].rpartition(" (")[2].rstrip(")")] += count
+    total = sum(counts.values()) or 1
+    return {lib: round(100 * n / total, 1) for lib, n in counts.most_common(12)}

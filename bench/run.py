@@ -1,11 +1,12 @@
 """End-to-end benchmark of parlour against floors measured in the same run.
 
     .venv/bin/python -m bench.run            # full run (~2-3 minutes)
-    .venv/bin/python -m bench.run --quick    # ~30 s smoke run
-    .venv/bin/python -m bench.run --profile  # also py-spy the gateway, rules service and load
-                                             # generator during an extra Play run at the top level
+    .venv/bin/python -m bench.run --quick    # smoke: every path once, briefly (make test runs it)
+    .venv/bin/python -m bench.run --profile  # also profile an extra Play run at the top level:
+                                             # py-spy --native (gateway, rules, load) and perf
+                                             # (gateway, rules, Redis) -> flame graphs (SVG)
 
-Writes bench/results/<timestamp>.json (and profile-<timestamp>.txt with --profile).
+Writes bench/results/<timestamp>.json (and profile-<label>-*.svg/.txt with --profile).
 See bench/README.md for how to read the ratios.
 """
 
@@ -18,19 +19,20 @@ import json
 import math
 import os
 import platform
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, floors, loadgen, profile
+from bench import bgio, check, flame, floors, loadgen, profile, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
-from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -38,6 +40,7 @@ TARGET_LEVEL = 64
 TARGET_SPEEDUP = 3.0
 # Guessed actions/s per level, only to size each level's pool of prepared matches.
 POOL_GUESS = {1: 700, 16: 3500, 64: 4000}
+FULL_LEVELS, QUICK_LEVELS = "1,16,64", "2,8"
 
 
 def message_sizes() -> tuple[int, int]:
@@ -47,10 +50,10 @@ def message_sizes() -> tuple[int, int]:
     request = gw.SubmitActionRequest(
         match=f"matches/{match_id}", action=plan.actions[0][1], request_id=f"{match_id}:10"
     )
-    progress = rules.MatchProgress(version=12, last_sequence=16)
+    progress = gw.MatchProgress(version=12, last_sequence=16)
     progress.pending.add(seat=1, kind="turn")
     response = gw.SubmitActionResponse(
-        result=rules.ActResult(progress=progress, first_sequence=15, event_count=2)
+        result=gw.ActResult(progress=progress, first_sequence=15, event_count=2)
     )
     return request.ByteSize(), response.ByteSize()
 
@@ -62,11 +65,12 @@ def log(text: str) -> None:
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.levels = [int(x) for x in args.levels.split(",")]
+        levels = args.levels or (QUICK_LEVELS if args.quick else FULL_LEVELS)
+        self.levels = [int(x) for x in levels.split(",")]
         self.quick = args.quick
-        self.warmup = 0.3 if args.quick else 1.0
-        self.duration = args.duration or (1.2 if args.quick else 7.0)
-        self.floor_duration = args.floor_duration or (0.5 if args.quick else 2.5)
+        self.warmup = 0.2 if args.quick else 1.0
+        self.duration = args.duration or (0.6 if args.quick else 7.0)
+        self.floor_duration = args.floor_duration or (0.3 if args.quick else 2.5)
         self.stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         self.results: dict = {
             "started": dt.datetime.now().isoformat(timespec="seconds"),
@@ -82,6 +86,8 @@ class Bench:
                 "duration_s": self.duration,
                 "floor_duration_s": self.floor_duration,
                 "quick": self.quick,
+                "peer": not args.no_peer,
+                "sizing": not args.no_sizing,
                 "game": loadgen.GAME,
                 "options": "hand_size=1",
                 "actions_per_match": len(loadgen.plan_for(0).actions),
@@ -213,7 +219,7 @@ class Bench:
                 used = await r.memory_usage(key, samples=0)
                 per_key.setdefault(kind, []).append(used or 0)
         by_key = {k: round(sum(v) / len(v)) for k, v in per_key.items()}
-        count = 50 if self.quick else 200
+        count = 12 if self.quick else 200
         before = (await r.info("memory"))["used_memory"]
         pool = await loadgen.prepare(client, count, offset=10_000)
         result, rec = await loadgen.run_level(client, "play", 16, pool, 0.0, 3600.0)
@@ -225,44 +231,79 @@ class Bench:
             "matches_sampled": len(sample),
             "info_used_memory_delta_per_match": round((after - before) / max(1, rec.matches)),
             "info_matches": rec.matches,
+            "errors": result["errors"],
         }
 
     # -- profile -----------------------------------------------------------------------------
     async def profile(self, stack: LocalStack, client: GatewayClient) -> dict:
+        """An extra Play run at the top level under py-spy (gateway, rules, this load
+        generator) and perf (gateway, rules, Redis): flame graphs and a summary."""
         level = max(self.levels)
         pool = await loadgen.prepare(client, self.pool_size(level), offset=20_000)
         seconds = self.warmup + self.duration
         RESULTS.mkdir(parents=True, exist_ok=True)
-        targets = {
-            "gateway": stack.gateway.popen.pid,
-            "rules": stack.rules[loadgen.GAME][0].popen.pid,
-            "loadgen": os.getpid(),
+        label = self.args.profile_label or self.stamp
+        pids = self.stack_pids(stack)
+        py_targets = {
+            "gateway": pids["gateway"],
+            "rules": pids["rules:tinycards"],
+            "load": pids["bench"],
         }
-        raws = {name: RESULTS / f"profile-{self.stamp}-{name}.raw" for name in targets}
+        perf_targets = {
+            "gateway": pids["gateway"],
+            "rules": pids["rules:tinycards"],
+            "redis": pids["redis"],
+        }
+        work = Path(tempfile.mkdtemp(prefix="parlour-profile-"))
         spies = {
-            name: profile.start(pid, raws[name], seconds, native=self.args.native)
-            for name, pid in targets.items()
+            f"py-{name}": (
+                work / f"{name}.raw",
+                profile.start(pid, work / f"{name}.raw", seconds, native=True),
+            )
+            for name, pid in py_targets.items()
         }
-        meter = CpuMeter(self.stack_pids(stack)).begin()
+        if not self.args.no_perf:
+            spies |= {
+                f"perf-{name}": (
+                    work / f"{name}.perf",
+                    profile.start_perf(pid, work / f"{name}.perf", seconds),
+                )
+                for name, pid in perf_targets.items()
+            }
+        meter = CpuMeter(pids).begin()
         began = time.perf_counter()
         result, rec = await loadgen.run_level(
             client, "play", level, pool, self.warmup, self.duration
         )
         result["cpu"] = meter.end(time.perf_counter() - began, len(rec.ack))
         texts = [
-            f"Play at concurrency {level} under py-spy: {result['actions_per_s']} actions/s, "
-            f"ack p99 {result['ack']['p99_ms']} ms; CPU (cores, us/action): {result['cpu']}"
+            f"Play at concurrency {level} under py-spy --native and perf: "
+            f"{result['actions_per_s']} actions/s (slowed by the sampling), ack p99 "
+            f"{result['ack']['p99_ms']} ms; CPU us/action: "
+            + ", ".join(f"{k} {v['cpu_us_per_op']:.0f}" for k, v in result["cpu"].items())
         ]
-        for name, spy in spies.items():
+        files = {}
+        for name, (raw, spy) in spies.items():
             _, err = await asyncio.to_thread(spy.communicate)
-            if raws[name].exists():
-                texts.append(profile.summarize(raws[name], f"{name} (pid {targets[name]})"))
-            else:
-                texts.append(f"== {name}: py-spy failed: {err.decode(errors='replace')[-500:]}")
-        path = RESULTS / f"profile-{self.stamp}.txt"
+            if not raw.exists():
+                texts.append(f"== {name}: failed: {err.decode(errors='replace')[-500:]}")
+                continue
+            folded = profile.read_pyspy(raw) if name.startswith("py-") else profile.read_perf(raw)
+            (RESULTS / f"profile-{label}-{name}.folded").write_text(
+                "".join(f"{';'.join(frames)} {count}\n" for frames, count in folded)
+            )
+            title = f"{name} at c={level}, Play ({label})"
+            svg = RESULTS / f"profile-{label}-{name}.svg"
+            svg.write_text(flame.svg(flame.tree(folded), title))
+            files[name] = str(svg)
+            texts.append(profile.summarize(folded, title))
+            if name.startswith("perf-"):
+                texts.append(f"   by library: {profile.libraries(folded)}")
+        shutil.rmtree(work, ignore_errors=True)
+        path = RESULTS / f"profile-{label}.txt"
         path.write_text("\n\n".join(texts) + "\n")
-        log(f"  profile summary: {path}")
-        return {"run": result, "summary_file": str(path)}
+        log(f"  profile: {path} and {len(files)} flame graphs")
+        return {"run": result, "summary_file": str(path), "flame_graphs": files}
 
     # -- all ------------------------------------------------------------------------------------
     async def main(self) -> dict:
@@ -285,6 +326,9 @@ class Bench:
         finally:
             if self.peer is not None:
                 self.peer.stop()
+        if not self.args.no_sizing:
+            log("what hosts size for (bench/sizing.py, each scenario its own stack):")
+            self.results["sizing"] = await sizing.run_all(self.quick, log)
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["ratios"] = ratios(self.results, self.levels)
         self.results["vs_peer"] = peer_ratios(self.results, self.levels)
@@ -471,19 +515,56 @@ def table(results: dict) -> str:
         + ", ".join(f"{k} {v['cores']:.2f}/{v['cpu_us_per_op']:.0f}" for k, v in cpu.items())
     )
     lines += peer_table(results)
+    lines += sizing_table(results.get("sizing"))
     return "\n".join(lines)
+
+
+def sizing_table(sizing: dict | None) -> list[str]:
+    """bench/sizing.py's scenarios, one line each."""
+    if not sizing:
+        return []
+    live, spec, castle = sizing["live_matches"], sizing["spectators"], sizing["murder_castle"]
+    lines = [
+        "",
+        "what hosts size for (bench/sizing.py; ms, server CPU us per action):",
+        f"  {live['matches']} live matches, {live['streams']} Play streams, acting every "
+        f"{live['pace_s'][0]:g}-{live['pace_s'][1]:g} s: {live['actions_per_s']:.0f} actions/s, "
+        f"ack p99 {live['ack']['p99_ms']:.1f}, delivery p99 {live['delivery']['p99_ms']:.1f}, "
+        f"gateway {live['gateway_rss_bytes_per_stream'] / 1024:.1f} KiB per stream, Redis "
+        f"{live['redis_bytes_per_live_match'] / 1024:.1f} KiB per live match, "
+        f"{live['server_cpu_us_per_action']:.0f} us",
+        f"  1 match, {spec['spectators']} spectators: {spec['deliveries_per_s']:.0f} deliveries/s "
+        f"(target {spec['target_deliveries_per_s']}), delivery p50/p99 "
+        f"{spec['delivery']['p50_ms']:.1f}/{spec['delivery']['p99_ms']:.1f}",
+        f"  Murder Castle, 7 seats: {castle['matches']} matches of "
+        f"{castle['actions_per_match']:.0f} actions, {castle['seconds_per_match']:.1f} s each, "
+        f"ack p99 {castle['ack']['p99_ms']:.1f}, delivery p99 {castle['delivery']['p99_ms']:.1f}, "
+        f"{castle['server_cpu_us_per_action']:.0f} us",
+    ]
+    for name, row in sizing["shape"].items():
+        lines.append(
+            f"  {name}: {row['actions_per_s']:.0f} actions/s, ack p99 {row['ack']['p99_ms']:.1f}, "
+            f"{row['server_cpu_us_per_action']:.0f} us"
+        )
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="~30 s smoke run")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: every path once, briefly (levels 2,8)"
+    )
     parser.add_argument(
         "--profile", action="store_true", help="py-spy an extra Play run at the top level"
     )
-    parser.add_argument("--native", action="store_true", help="with --profile: sample C frames too")
-    parser.add_argument("--levels", default="1,16,64", help="concurrent matches (default 1,16,64)")
+    parser.add_argument(
+        "--profile-label", default="", help="with --profile: name the files (default: time)"
+    )
+    parser.add_argument("--no-perf", action="store_true", help="with --profile: py-spy only")
+    parser.add_argument("--levels", default="", help="concurrent matches (default 1,16,64)")
+    parser.add_argument("--out", default="", help="write the JSON here (default bench/results/)")
     parser.add_argument("--duration", type=float, default=0.0, help="measured seconds per level")
     parser.add_argument(
         "--floor-duration", type=float, default=0.0, help="measured seconds per floor level"
@@ -491,15 +572,20 @@ def main() -> None:
     parser.add_argument(
         "--no-peer", action="store_true", help="skip the boardgame.io peer (needs node and npm)"
     )
+    parser.add_argument("--no-sizing", action="store_true", help="skip bench/sizing.py")
     args = parser.parse_args()
     import uvloop
 
     results = uvloop.run(Bench(args).main())
+    results["problems"] = check.problems(results)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+    path = Path(args.out or RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     path.write_text(json.dumps(results, indent=2) + "\n")
     print(table(results))
     print(f"\nresults: {path} ({results['elapsed_s']} s)")
+    if results["problems"]:
+        print("bench problems:\n  " + "\n  ".join(results["problems"]), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

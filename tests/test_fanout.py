@@ -7,8 +7,12 @@ import asyncio
 import grpc
 import pytest
 
+from bench.loadgen import OPTIONS, plan_for
 from parlour.client import GatewayClient
+from parlour.client.client import Seat
+from parlour.gateway.config import GatewayConfig
 from parlour.gateway.fanout import EventHub, Heartbeat
+from parlour.gateway.server import Gateway
 from parlour.rpc.errors import ServiceError
 from parlour.store.matchstore import MatchStore, encode_visibility
 from stack import running_stack
@@ -115,3 +119,70 @@ async def test_create_and_join_are_idempotent(redis_url):
             assert sum(s.occupied for s in match.seats) == 1
             held = (("authorization", f"Bearer {a.seat_token}"),)
             await client.stub.GetView(gw.GetViewRequest(match=first.name), metadata=held)
+
+
+async def read_play(session, events: list[int], acks: dict, final: int) -> None:
+    """A Play session's event sequences until `final`; each ack resolves its future."""
+    while not events or events[-1] < final:
+        item = await session.receive()
+        if item.HasField("event"):
+            events.append(item.event.sequence)
+        elif item.HasField("ack"):
+            acks.pop(item.ack.request_id).set_result(item.ack)
+
+
+async def test_issue22_two_gateways_see_each_others_commits_once_in_order(redis_url):
+    """Issue 22 item 2: a gateway's own subscribers get its actions' events from the rules
+    answer, and commits made through another gateway reach them through Redis: seat 0
+    plays on one gateway, seat 1 on another, a spectator watches on the second; every
+    stream holds exactly what Redis holds for its viewer, in order, without repeats."""
+    plan = plan_for(3)
+    async with running_stack(redis_url, heartbeat_seconds=0.2) as (address, first):
+        second = await Gateway(
+            GatewayConfig(redis_url=redis_url, rules=first.config.rules, heartbeat_seconds=0.2)
+        ).start()
+        try:
+            async with (
+                GatewayClient(address) as one,
+                GatewayClient(f"127.0.0.1:{second.port}") as two,
+            ):
+                match = await one.create_match(
+                    "tinycards", 2, seed=3, options=OPTIONS, spectators=True
+                )
+                joined = [await one.join(match.name, f"p{s}", seat=s) for s in range(2)]
+                sessions = [
+                    joined[0].session(),
+                    Seat(two, match.name, 1, joined[1].token).session(),
+                ]
+                for session in sessions:
+                    assert (await session.receive()).HasField("opened")
+                seen: list[list[int]] = [[], [], []]
+                acks: dict[str, asyncio.Future] = {}
+                readers = [
+                    asyncio.create_task(read_play(s, seen[i], acks, plan.final_sequence))
+                    for i, s in enumerate(sessions)
+                ]
+
+                async def spectate() -> None:
+                    async for item in two.spectate(match.name):
+                        if item.HasField("event"):
+                            seen[2].append(item.event.sequence)
+
+                spectator = asyncio.create_task(spectate())
+                loop = asyncio.get_running_loop()
+                for i, (seat, action) in enumerate(plan.actions):
+                    acks[f"a{i}"] = ack = loop.create_future()
+                    sessions[seat].send(action, f"a{i}")
+                    assert not (await asyncio.wait_for(ack, 10)).code
+                await asyncio.wait_for(asyncio.gather(*readers, spectator), 10)
+                for session in sessions:
+                    session.cancel()
+        finally:
+            await second.stop(None)
+    store = MatchStore.from_url(redis_url)
+    try:
+        stored = await store.events_after(match.name.removeprefix("matches/"), 0, 1000)
+    finally:
+        await store.close()
+    for viewer, sequences in zip((0, 1, None), seen, strict=True):
+        assert sequences == [e.sequence for e in stored if e.visible_to(viewer)], viewer

@@ -179,9 +179,7 @@ async def test_act_stream_multiplexes(rules, match_id):
             yield call
 
     # answers ready together may come as one batch message
-    answers = {
-        a.call_id: a async for r in rules.ActStream(requests()) for a in (r.batch or [r])
-    }
+    answers = {a.call_id: a async for r in rules.ActStream(requests()) for a in (r.batch or [r])}
     assert answers[1].HasField("response") and answers[1].response.result.progress.version == 2
     assert answers[2].error.code == grpc.StatusCode.NOT_FOUND.value[0]
 
@@ -235,12 +233,14 @@ async def test_seat_range_depends_on_the_options(store, match_id):
         assert (info.min_seats, info.max_seats) == (1, 7)
         solo = pack(mc.Options(automa=mc.AUTOMA_LEVEL_BEGINNER))
         created = await stub.CreateMatch(
-            pb.CreateMatchRequest(match_id=match_id, seats=1, seed=1, options=solo))
+            pb.CreateMatchRequest(match_id=match_id, seats=1, seed=1, options=solo)
+        )
         assert [d.seat for d in created.progress.pending] == [0]
         standard = pack(mc.Options(second_story=True))
         for seats, options in ((1, standard), (2, solo)):
-            request = pb.CreateMatchRequest(match_id=match_id + f"-{seats}", seats=seats, seed=1,
-                                            options=options)
+            request = pb.CreateMatchRequest(
+                match_id=match_id + f"-{seats}", seats=seats, seed=1, options=options
+            )
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await stub.CreateMatch(request)
             assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -249,3 +249,31 @@ async def test_seat_range_depends_on_the_options(store, match_id):
         watcher.cancel()
         await channel.close()
         await server.stop(None)
+
+
+async def test_issue22_commit_checks_the_seat_token_and_answers_the_events(rules, store, match_id):
+    """Issue 22 item 2: an Act sent with a seat token's hash commits only while that token
+    holds the seat (checked in the commit itself, so a gateway that has not yet heard of a
+    revocation cannot act for the seat's next holder), and the answer carries the committed
+    events as the stream holds them."""
+    meta = {"game": "tinycards", "seats": "2"}
+    await rules.CreateMatch(pb.CreateMatchRequest(match_id=match_id, seats=2, seed=3, meta=meta))
+    assert (await store.take_seat(match_id, 0, "held", "p0", "", "f"))[0] == 0
+    action = await first_legal(rules, match_id, 0)
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await rules.Act(
+            pb.ActRequest(
+                match_id=match_id, seat=0, action=action, request_id="x", token_hash="gone"
+            )
+        )
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert reason(refused.value) == "SEAT_TOKEN_REVOKED"
+    assert (await store.load(match_id)).version == 1
+    response = await rules.Act(
+        pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="r", token_hash="held")
+    )
+    stored = await store.events_after(match_id, 0)
+    assert [(e.sequence, e.recorded, e.visibility, e.version) for e in response.events] == [
+        (e.sequence, e.payload, e.visibility, e.version) for e in stored
+    ]
+    assert len(stored) == response.result.event_count > 0

@@ -1,11 +1,11 @@
-"""Fan out each match's event stream to this gateway's subscribers, each filtered for its viewer.
+"""Fan out each match's events to this gateway's subscribers, each filtered for its viewer.
 
-One reader task (on a Redis Cluster, one per hash slot in use) reads the
-subscribed matches' streams and hands each entry to each of that match's
-subscribers' bounded queues. A
-subscriber tracks the last sequence it has passed and fills any gap from
-Redis history, so joining late, resuming, or overflowing its queue (a slow
-reader) never loses or repeats an event and never holds up other subscribers.
+A match's feed hands each new event to each of its subscribers' bounded queues: the
+events of actions this gateway forwarded straight from the rules service's answer, the
+others read from the match's Redis stream when a commit notice says there are some (see
+EventHub). A subscriber tracks the last sequence it has passed and fills any gap from
+Redis history, so joining late, resuming, or overflowing its queue (a slow reader) never
+loses or repeats an event and never holds up other subscribers.
 """
 
 from __future__ import annotations
@@ -13,17 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
-import redis.asyncio as aioredis
 
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError
 from parlour.store import keys
-from parlour.store.connection import is_cluster
-from parlour.store.matchstore import MatchStore, StoredEvent, parse_entry
+from parlour.store.matchstore import MatchStore, StoredEvent
 
 log = logging.getLogger("parlour.gateway.fanout")
 #: Trailing metadata key of a stream ended by a drain: the sequence to resume after.
@@ -58,9 +57,15 @@ class Subscription:
         #: The last sequence handed out (where a stream ended now would resume).
         self.delivered = after
         self.finished = False
-        #: Awaited before a batch holding an event private to the seat is handed out;
-        #: raises if the viewer may no longer see the seat's events.
+        #: The match's last sequence if it was finished when subscribing (None: it was
+        #: not), read with the stream's bounds.
+        self.finished_at_start: int | None = None
+        #: Awaited before a batch holding an event private to the seat and committed after
+        #: a seat token of the match was revoked (its seat version is above
+        #: `seat_version`); raises if the viewer may no longer see the seat's events, else
+        #: brings `seat_version` up to date.
         self.guard: Callable[[], Awaitable[None]] | None = None
+        self.seat_version = 0
 
     def end(self, error: ServiceError) -> None:
         """End the subscription with `error` (its consumer sees it at its next step)."""
@@ -71,7 +76,9 @@ class Subscription:
     async def _checked(self, batch: list[StoredEvent]) -> list[StoredEvent]:
         if self.failure is not None:
             raise self.failure
-        if self.guard is not None and any(not e.visibility.startswith(b"*") for e in batch):
+        if self.guard is not None and any(
+            e.seat_version > self.seat_version and not e.visibility.startswith(b"*") for e in batch
+        ):
             await self.guard()
         self.delivered = self.cursor
         return batch
@@ -94,7 +101,7 @@ class Subscription:
         has been passed."""
         async for batch in self._catch_up(None):
             yield await self._checked(batch)
-        if self.finished or await self._passed_the_end():
+        if self.finished or await self._passed_the_end(self.finished_at_start):
             yield Finished(self.cursor)
             return
         while True:
@@ -142,10 +149,11 @@ class Subscription:
                 yield Finished(self.cursor)
                 return
 
-    async def _passed_the_end(self) -> bool:
+    async def _passed_the_end(self, known: int | None = -1) -> bool:
         """Whether the match is finished and the cursor is at its last event (a finishing
-        action may append no event, so the stream marker alone is not enough)."""
-        last = await self.hub.store.finished_at(self.match)
+        action may append no event, so the stream marker alone is not enough). `known`:
+        the answer read already (-1: read it now)."""
+        last = await self.hub.store.finished_at(self.match) if known == -1 else known
         self.finished = last is not None and self.cursor >= last
         return self.finished
 
@@ -197,122 +205,55 @@ def draining(cursor: int) -> ServiceError:
 
 
 class MatchFeed:
-    """One match's subscribers and the last sequence read for them."""
+    """One match's subscribers and the last sequence offered to them."""
 
     def __init__(self, cursor: int) -> None:
         self.cursor = cursor
         self.subscribers: set[Subscription] = set()
+        #: A read of the match's new events is running / another was asked meanwhile.
+        self.reading = False
+        self.again = False
 
-
-class StreamReader:
-    """Reads a group of feeds with one blocking multi-stream XREAD on a dedicated connection;
-    CLIENT UNBLOCK, sent on the same server, makes it re-read with newly added feeds.
-
-    On standalone or Sentinel Redis one reader reads every feed. On a Cluster a multi-key
-    command must stay in one hash slot, so each slot with subscribed feeds gets its own
-    reader, connected to the node that serves the slot; it stops once its slot has no
-    feeds left for `idle_seconds`.
-    """
-
-    def __init__(self, hub: EventHub, group: str, open_clients, idle_seconds: float | None):
-        self.hub = hub
-        self.group = group
-        self.node = ""
-        self._open = open_clients
-        self._idle = idle_seconds
-        self._control = None
-        self._wake = asyncio.Event()
-        self._reader_id: int | None = None
-        self.task: asyncio.Task | None = None
-
-    def ensure_running(self) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._read_forever())
-
-    async def interrupt(self) -> None:
-        """Make a blocked XREAD return now (it then re-reads with the current feeds)."""
-        self._wake.set()
-        if self._reader_id is not None and self._control is not None:
-            with contextlib.suppress(Exception):
-                await self._control.client_unblock(self._reader_id)
-
-    async def _read_forever(self) -> None:
-        idle = False
-        while not self.hub.closing and not idle:
-            connection, self._control, self.node = self._open()
-            try:
-                self._reader_id = await connection.client_id()
-                idle = await self._read_with(connection)
-            except Exception as error:  # noqa: BLE001 - keep serving; subscribers refill from history
-                log.warning("event read failed", extra={"error": str(error), "node": self.node})
-                await asyncio.sleep(0.5)
-            finally:
-                self._reader_id = None
-                await connection.aclose()
-                if self._control is not self.hub.store.redis:
-                    await self._control.connection_pool.disconnect()
-                self._control = None
-
-    async def _read_with(self, connection) -> bool:
-        """Read until closing (False) or, with an idle limit, no feeds for that long (True)."""
-        hub = self.hub
-        while not hub.closing:
-            feeds = hub.feeds_in(self.group)
-            if not feeds:
-                self._wake.clear()
-                try:
-                    async with asyncio.timeout(self._idle):
-                        await self._wake.wait()
-                except TimeoutError:
-                    if not hub.feeds_in(self.group):
-                        return True
-                continue
-            streams = {keys.events(m): f"{f.cursor}-0" for m, f in feeds.items()}
-            reply = await connection.xread(streams, count=512, block=hub.max_block_ms)
-            for key, entries in reply or ():
-                feed = hub.feeds.get(keys.match_of(key.decode()))
-                if feed is None:
-                    continue
-                for entry_id, fields in entries:
-                    event = parse_entry(entry_id, fields)
-                    feed.cursor = event.sequence
-                    for subscriber in list(feed.subscribers):
-                        subscriber.offer(event)
-        return False
-
-    async def close(self) -> None:
-        """Unblock the reader and let it close its connection itself (cancelling a blocked
-        redis-py read can stall closing the connection)."""
-        if self.task is None or self.task.done():
-            return
-        await self.interrupt()
-        try:
-            await asyncio.wait_for(asyncio.shield(self.task), 2)
-        except TimeoutError:
-            self.task.cancel()
+    def offer(self, events: list[StoredEvent]) -> None:
+        """Hand the events this feed has not offered yet to every subscriber, in order."""
+        for event in events:
+            if event.sequence > self.cursor:
+                self.cursor = event.sequence
+                for subscriber in self.subscribers:
+                    subscriber.offer(event)
 
 
 class EventHub:
-    """Every match feed of this gateway, read by blocking XREADs (see StreamReader).
+    """Every match feed of this gateway.
 
-    `max_block_ms` bounds how long a read started just before an unblock can
-    miss a new feed, and how soon a Cluster reader notices that its slot moved.
+    Events reach a feed two ways: the events of an action this gateway forwarded come in
+    the rules service's answer (`deliver`); for every other commit of a subscribed match
+    (other gateways, turn timers, undo) the commit publishes the match id on this
+    gateway's channel (store/commit.lua, keys.gateways) and the feed reads what is new
+    from the match's stream. After each (re)subscription to the channel every feed reads
+    once, so a notice missed while it was down is not missed.
     """
 
-    def __init__(self, store: MatchStore, queue_size: int = 1024, max_block_ms: int = 250) -> None:
+    def __init__(self, store: MatchStore, queue_size: int = 1024) -> None:
         self.store = store
         self.queue_size = queue_size
-        self.max_block_ms = max_block_ms
+        self.gateway_id = uuid.uuid4().hex[:16]
         self.feeds: dict[str, MatchFeed] = {}
-        self.readers: dict[str, StreamReader] = {}
         self.closing = False
-        self._cluster = is_cluster(store.redis)
+        self._listener: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
 
     def drain(self) -> None:
         """End every subscription with UNAVAILABLE and the last sequence it handed out."""
         for feed in self.feeds.values():
             for subscription in feed.subscribers:
                 subscription.end(draining(subscription.delivered))
+
+    def deliver(self, match: str, events: list[StoredEvent]) -> None:
+        """The events of a commit this gateway made (from the rules service's answer)."""
+        feed = self.feeds.get(match)
+        if feed is not None and events:
+            feed.offer(events)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):
@@ -322,7 +263,11 @@ class EventHub:
         (OUT_OF_RANGE SEQUENCE_AHEAD) and one older than the kept history (OUT_OF_RANGE
         HISTORY_TRIMMED), each with the current last sequence.
         """
-        first, last = await self.store.stream_bounds(match)
+        self._listen()
+        feed = self.feeds.get(match)
+        if feed is None:  # told of commits from now on, then read where the stream is
+            await self.store.watch_match(match, self.gateway_id)
+        first, last, finished_at = await self.store.stream_bounds(match, finished=True)
         if after < 0:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -341,10 +286,10 @@ class EventHub:
         if first is not None and first > after + 1:
             raise history_trimmed(after, first, last)
         subscription = Subscription(self, match, seat, after, self.queue_size)
+        subscription.finished_at_start = finished_at
         feed = self.feeds.get(match)
         if feed is None:
-            feed = self.feeds.setdefault(match, MatchFeed(last))
-            await self._include_new_feed(match)
+            feed = self.feeds[match] = MatchFeed(last)
         feed.subscribers.add(subscription)
         metrics.SUBSCRIBERS.inc()
         metrics.LIVE_MATCHES.set(len(self.feeds))
@@ -355,49 +300,74 @@ class EventHub:
             feed.subscribers.discard(subscription)
             if not feed.subscribers and self.feeds.get(match) is feed:
                 del self.feeds[match]
+                self._spawn(self._unwatch(match))
             metrics.LIVE_MATCHES.set(len(self.feeds))
 
-    def group_of(self, match: str) -> str:
-        """Which reader reads the match's stream: '' for all, on a Cluster its hash slot."""
-        return str(self.store.redis.keyslot(keys.events(match))) if self._cluster else ""
+    async def _unwatch(self, match: str) -> None:
+        if match not in self.feeds:
+            with contextlib.suppress(Exception):
+                await self.store.unwatch_match(match, self.gateway_id)
 
-    def feeds_in(self, group: str) -> dict[str, MatchFeed]:
-        """The feeds one reader reads."""
-        if not self._cluster:
-            return self.feeds
-        return {m: f for m, f in self.feeds.items() if self.group_of(m) == group}
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    async def _include_new_feed(self, match: str) -> None:
-        group = self.group_of(match)
-        reader = self.readers.get(group)
-        if reader is None:
-            if self._cluster:
-                await self.store.redis.initialize()
-            reader = self.readers[group] = self._reader_for(group, keys.events(match))
-        reader.ensure_running()
-        await reader.interrupt()
+    def _listen(self) -> None:
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.create_task(self._listen_forever())
 
-    def _reader_for(self, group: str, sample_key: str) -> StreamReader:
-        store = self.store
-        if not self._cluster:
-            return StreamReader(
-                self, group, lambda: (store.redis.client(), store.redis, ""), idle_seconds=None
-            )
+    async def _listen_forever(self) -> None:
+        channel = keys.GATEWAY_CHANNEL + self.gateway_id
+        while not self.closing:
+            pubsub = self.store.redis.pubsub()
+            try:
+                await pubsub.subscribe(channel)
+                for match in list(self.feeds):
+                    self.notified(match)
+                while not self.closing:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
+                    if message is not None and message["type"] == "message":
+                        self.notified(message["data"].decode())
+            except Exception as error:  # noqa: BLE001 - resubscribe; every feed then re-reads
+                log.warning("commit notices failed", extra={"error": str(error)})
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
 
-        def on_slot_node():
-            node = store.redis.get_node_from_key(sample_key)
-            client = aioredis.Redis(
-                connection_pool=aioredis.ConnectionPool(
-                    connection_class=node.connection_class,
-                    **node.connection_kwargs,  # the node's host, port and credentials
-                )
-            )
-            return client.client(), client, node.name
+    def notified(self, match: str) -> None:
+        """A commit this gateway did not make: read the feed's new events (one read at a
+        time per feed; notices arriving meanwhile make it read once more)."""
+        feed = self.feeds.get(match)
+        if feed is None:
+            return
+        if feed.reading:
+            feed.again = True
+            return
+        feed.reading = True
+        self._spawn(self._read_new(match, feed))
 
-        return StreamReader(self, group, on_slot_node, idle_seconds=5.0)
+    async def _read_new(self, match: str, feed: MatchFeed) -> None:
+        try:
+            while True:
+                feed.again = False
+                try:
+                    events = await self.store.events_after(match, feed.cursor, count=512)
+                except Exception as error:  # noqa: BLE001 - subscribers refill from history
+                    log.warning("event read failed", extra={"error": str(error), "match": match})
+                    return
+                feed.offer(events)
+                if not feed.again and len(events) < 512:
+                    return
+        finally:
+            feed.reading = False
 
     async def close(self) -> None:
-        """Stop every reader."""
+        """Stop listening."""
         self.closing = True
-        for reader in list(self.readers.values()):
-            await reader.close()
+        if self._listener is not None:
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(self._listener, 2)
+        for task in list(self._tasks):
+            task.cancel()

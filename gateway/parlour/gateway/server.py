@@ -23,6 +23,7 @@ from parlour.store.matchstore import MatchStore
 DESCRIPTOR = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
 SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
+
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -128,10 +129,8 @@ async def serve(config: GatewayConfig) -> None:
             "health_port": health_port[1] if health_port else None,
         },
     )
-    await serving.run_until_stopped(
-        gateway.server, gateway.health, gateway.drain, config.drain_seconds, health_port
-    )
-    await gateway.stop(0)
+    serving.tune_gc()
+    await serving.run_until_stopped(gateway.health, gateway.drain, config.drain_seconds)
 
 
 def main() -> None:

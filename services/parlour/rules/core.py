@@ -19,7 +19,7 @@ from parlour.engine.sampling import sample_hidden
 from parlour.engine.v1.platform_pb2 import Abandoned, UndoExpired
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
-from parlour.rules import clocks
+from parlour.rules import clocks, records
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.clocks import ClockPolicy
 from parlour.rules.v1 import rules_pb2 as pb
@@ -29,6 +29,7 @@ from parlour.store.matchstore import (
     MatchFinished,
     MatchNotFound,
     MatchStore,
+    SeatRevoked,
     encode_visibility,
 )
 
@@ -83,6 +84,38 @@ def expiry(progress: pb.MatchProgress) -> list[Emitted]:
 def game_over() -> ServiceError:
     """Nothing commits after the end (also an end the host's policy decided)."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "the game is over")
+
+
+def seat_revoked() -> ServiceError:
+    """The action's seat token was revoked (the seat was left) before it committed."""
+    return ServiceError(
+        grpc.StatusCode.UNAUTHENTICATED,
+        "SEAT_TOKEN_REVOKED",
+        "the seat token was revoked (the seat was left)",
+    )
+
+
+def committed_events(
+    events: list[tuple[bytes, bytes, int]],
+    first: int,
+    version: int,
+    seat_version: int,
+    finished: bool,
+) -> list[pb.CommittedEvent]:
+    """The events of a commit as the gateway delivers them to its own subscribers."""
+    last = first + len(events) - 1
+    return [
+        pb.CommittedEvent(
+            sequence=first + i,
+            recorded=payload,
+            visibility=visibility,
+            actor=actor,
+            version=version,
+            final=finished and first + i == last,
+            seat_version=seat_version,
+        )
+        for i, (payload, visibility, actor) in enumerate(events)
+    ]
 
 
 def refused(error: IllegalAction) -> ServiceError:
@@ -189,7 +222,8 @@ class RulesCore:
         low, high = g.seat_range(options)
         if not low <= request.seats <= high:
             raise invalid_argument(
-                "seats", f"{g.display_name} with these options takes {low} to {high} seats",
+                "seats",
+                f"{g.display_name} with these options takes {low} to {high} seats",
                 "BAD_SEAT_COUNT",
             )
         try:
@@ -393,8 +427,9 @@ class RulesCore:
                 timed_out=timed_out,
                 abandoned=abandoned,
             )
+            finished = progress.HasField("outcome")
             try:
-                _, earlier = await self.store.commit(
+                done = await self.store.commit_action(
                     match,
                     entry.version,
                     runtime.serialize(state),
@@ -402,9 +437,14 @@ class RulesCore:
                     request.request_id,
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
-                    FINISHED if progress.HasField("outcome") else "",
-                    runtime.serialize(logged),
+                    FINISHED if finished else "",
+                    records.compact_action(logged, self.game),
+                    seat=request.seat,
+                    token_hash=request.token_hash,
+                    origin=request.origin,
                 )
+            except SeatRevoked:
+                raise seat_revoked() from None
             except CommitConflict:
                 self._commit_retries.inc()
                 self.cache.drop(match)
@@ -414,14 +454,16 @@ class RulesCore:
                 raise not_found("match", match) from None
             except MatchFinished:
                 raise game_over() from None
-            if earlier is not None:
-                return self._replay(earlier, fingerprint)
+            if done.earlier is not None:
+                return self._replay(done.earlier, fingerprint)
             self.cache.put(match, Cached(version, progress.last_sequence, state, progress))
             await self.arm(match, progress, policy)
-            if progress.HasField("outcome"):
+            if finished:
                 log.info("match finished", extra={"match": match, "version": version})
                 await self.store.unlist(match)
-            return pb.ActResponse(result=result)
+            first = entry.last_sequence + 1
+            delivered = committed_events(events, first, version, done.seat_version, finished)
+            return pb.ActResponse(result=result, events=delivered)
         raise ServiceError(
             grpc.StatusCode.ABORTED, "TOO_MUCH_CONTENTION", "the match kept changing; retry"
         )
@@ -477,7 +519,7 @@ class RulesCore:
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
                     FINISHED,
-                    runtime.serialize(logged),
+                    records.compact_action(logged, self.game),
                 )
             except (CommitConflict, MatchFinished):
                 self.cache.drop(match)
@@ -514,7 +556,7 @@ class RulesCore:
                 fingerprint + runtime.serialize(result),
                 runtime.serialize(progress),
                 "",
-                runtime.serialize(logged),
+                records.compact_action(logged, self.game),
             )
         except CommitConflict:
             self.cache.drop(match)
@@ -532,9 +574,8 @@ class RulesCore:
         return pb.ActResponse(result=result)
 
     def record(self, event: Message) -> bytes:
-        """An event as stored in the match's stream: the packed event and the game's words."""
-        recorded = pb.RecordedEvent(event=pack(event), text=describe(self.game, event))
-        return recorded.SerializeToString(deterministic=True)
+        """An event as stored in the match's stream: the event and the game's words."""
+        return records.recorded_event(self.game, event, describe(self.game, event), pack)
 
     async def _load(self, match: str) -> Cached:
         try:

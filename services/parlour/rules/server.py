@@ -10,8 +10,8 @@ import logging
 
 from grpc_health.v1 import health_pb2
 
-from parlour.cli import known_game
 from parlour.engine.game import Game
+from parlour.engine.registry import known_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
 from parlour.rpc.tls import InternalTls
@@ -55,9 +55,7 @@ async def start(
     await serving.set_serving(health, [SERVICE], ok)
     timers = TurnTimers(core, timer_poll_seconds)
     watcher = asyncio.create_task(
-        _together(
-            serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run()
-        )
+        _together(serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run())
     )
     return server, port, health, watcher
 
@@ -75,7 +73,12 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
     drain = Drain()
     server, port, health, watcher = await start(
-        game, store, settings.address, settings.state_cache, tls, drain,
+        game,
+        store,
+        settings.address,
+        settings.state_cache,
+        tls,
+        drain,
         settings.timer_poll_seconds,
     )
     health_port = await serving.start_health_port(
@@ -93,11 +96,8 @@ async def serve(game: Game, settings: RulesSettings) -> None:
             "health": health_pb2.HealthCheckResponse.ServingStatus.Name(state),
         },
     )
-    await serving.run_until_stopped(
-        server, health, drain, settings.drain_seconds, health_port
-    )
-    watcher.cancel()
-    await store.close()
+    serving.tune_gc()
+    await serving.run_until_stopped(health, drain, settings.drain_seconds)
 
 
 def main(game_name: str) -> None:

@@ -1,41 +1,57 @@
--- Commit one action to one match, atomically.
--- KEYS: 1 state, 2 events, 3 requests, 4 meta, 5 action log
--- ARGV: 1 expected version, 2 new State bytes, 3 request id (stamped on events),
---       4 request record key ('' = no record), 5 request record,
---       6 max events kept (0 = all), 7 status ('' = unchanged),
---       8 event count, then per event: payload, visibility, actor; then the seconds a
---       finished match keeps its request records (0 = forever); then the action's log
---       record ('' = none); last: progress bytes
+-- Commit one action to one match, atomically, keep the match's retention, and tell the
+-- other gateways with subscribers of the match.
+-- KEYS: 1 state, 2 events, 3 requests, 4 meta, 5 action log, 6 gateways (set of the ids of
+--       gateways with subscribers of the match)
+-- ARGV: 1 expected version, 2 new State bytes, 3 request record key ('' = no record),
+--       4 request record, 5 max events kept (0 = all), 6 status ('' = unchanged),
+--       7 seconds a finished match keeps its request records (0 = forever),
+--       8 the action's log record ('' = none), 9 progress bytes,
+--       10 acting seat, 11 seat token hash ('' = not checked), 12 origin gateway id,
+--       13 seconds an unfinished match lives without activity (0 = forever),
+--       14 seconds a finished match is kept (0 = forever), 15 gateway channel prefix,
+--       16 match id, 17 event count, then per event: payload, visibility, actor
 -- Request records are kept for every action of the match (no count window): the key is
 -- a 12-byte digest of the request id and the record a 16-byte fingerprint plus the
--- ActResult, so a match costs about 100 bytes of Redis per action.
--- When the status becomes 'finished', the commit's last event is marked 'f' = 1 (the match's
--- last event), so event readers know a viewer who has passed it has everything.
--- Returns {1, new version, last sequence} | {0, earlier record} | {-1, current version} | {-2}
---   (no match) | {-3} (the match is over: nothing commits after its end)
-local record_key = ARGV[4]
+-- ActResult.
+-- Event entries: e payload, v visibility, a actor, n version; f = 1 on the match's last
+-- event (status becomes 'finished'), so readers know a viewer past it has everything;
+-- s = the meta's seat version (tokens revoked so far), only once one was revoked.
+-- Retention (store/retention.lua, inline): activity pushes every key out by ARGV[13];
+-- finishing sets ARGV[14] on the match's keys (request records keep a shorter time).
+-- Returns {1, new version, last sequence, seat version} | {0, earlier record}
+--   | {-1, current version} | {-2} (no match) | {-3} (the match is over)
+--   | {-4} (the seat token no longer holds the seat)
+local record_key = ARGV[3]
 if record_key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], record_key)
   if earlier then return {0, earlier} end
 end
-if redis.call('HGET', KEYS[4], 'status') == 'finished' then return {-3} end
+local meta = redis.call('HMGET', KEYS[4], 'status', 'sv')
+if ARGV[11] ~= '' and redis.call('HGET', KEYS[4], 't:' .. ARGV[11]) ~= ARGV[10] then
+  return {-4}
+end
 local current = redis.call('HMGET', KEYS[1], 'v', 'q')
 if not current[1] then return {-2} end
 local version = tonumber(current[1])
+-- the version first: a racer that lost to the match's final action is stale (ABORTED)
 if version ~= tonumber(ARGV[1]) then return {-1, version} end
+if meta[1] == 'finished' then return {-3} end
 local seq = tonumber(current[2])
 local new_version = version + 1
-local maxlen = tonumber(ARGV[6])
-local rid = ARGV[3]
-local count = tonumber(ARGV[8])
+local maxlen = tonumber(ARGV[5])
+local finishing = ARGV[6] == 'finished'
+local count = tonumber(ARGV[17])
 for i = 0, count - 1 do
   seq = seq + 1
-  local base = 9 + i * 3
-  local fields = {'e', ARGV[base], 'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version,
-    'r', rid}
-  if ARGV[7] == 'finished' and i == count - 1 then
+  local base = 18 + i * 3
+  local fields = {'e', ARGV[base], 'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version}
+  if finishing and i == count - 1 then
     fields[#fields + 1] = 'f'
     fields[#fields + 1] = 1
+  end
+  if meta[2] then
+    fields[#fields + 1] = 's'
+    fields[#fields + 1] = meta[2]
   end
   if maxlen > 0 then
     redis.call('XADD', KEYS[2], 'MAXLEN', maxlen, seq .. '-0', unpack(fields))
@@ -43,13 +59,33 @@ for i = 0, count - 1 do
     redis.call('XADD', KEYS[2], seq .. '-0', unpack(fields))
   end
 end
-redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[#ARGV])
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[7]) end
-if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[5]) end
-if ARGV[#ARGV - 1] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[#ARGV - 1]) end
-local ttl = tonumber(ARGV[9 + tonumber(ARGV[8]) * 3])
-if ARGV[7] == 'finished' and ttl > 0 then
+redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[9])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[6]) end
+if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[4]) end
+if ARGV[8] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[8]) end
+local ttl = tonumber(ARGV[7])
+if finishing and ttl > 0 then
   -- a finished match keeps its request records only long enough for late retries
   redis.call('EXPIRE', KEYS[3], ttl)
 end
-return {1, new_version, seq}
+-- retention: the match itself (meta, state, events, action log), then the rest
+local idle, kept = tonumber(ARGV[13]), tonumber(ARGV[14])
+local retained = {KEYS[4], KEYS[1], KEYS[2], KEYS[5], KEYS[3], KEYS[6]}
+if finishing then
+  for i, key in ipairs(retained) do
+    if i <= 4 then
+      if kept == 0 then redis.call('PERSIST', key) else redis.call('EXPIRE', key, kept) end
+    elseif kept > 0 then
+      local left = redis.call('TTL', key)
+      if left == -1 or left > kept then redis.call('EXPIRE', key, kept) end
+    end
+  end
+elseif idle > 0 then
+  for _, key in ipairs(retained) do redis.call('EXPIRE', key, idle) end
+end
+if count > 0 then
+  for _, gateway in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+    if gateway ~= ARGV[12] then redis.call('PUBLISH', ARGV[15] .. gateway, ARGV[16]) end
+  end
+end
+return {1, new_version, seq, tonumber(meta[2] or 0)}

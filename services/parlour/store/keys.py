@@ -11,7 +11,8 @@ def state(match: str) -> str:
 
 
 def events(match: str) -> str:
-    """Stream: entry id "<sequence>-0"; fields e (Event Any), v (visibility), a, n, r."""
+    """Stream: entry id "<sequence>-0"; fields e (RecordedEvent), v (visibility), a (actor),
+    n (version), f (the last event), s (seat version; see store/commit.lua)."""
     return f"parlour:{{{match}}}:events"
 
 
@@ -23,6 +24,7 @@ def match_of(key: str) -> str:
 def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
     t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>,
+    sv (seat version: how many tokens were revoked; absent until one is), status,
     listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
     until the end), secret_after_end."""
     return f"parlour:{{{match}}}:meta"
@@ -60,6 +62,23 @@ def lobby_pick(request_id: str) -> str:
     return f"parlour:lobby-pick:{request_id}"
 
 
+def gateways(match: str) -> str:
+    """Set of the ids of the gateways with subscribers of the match (each is told of the
+    commits it did not make itself, on its gateway_channel)."""
+    return f"parlour:{{{match}}}:gateways"
+
+
+#: A gateway's channel is this plus its id; each message names a match with new events.
+GATEWAY_CHANNEL = "parlour:gateway:"
+
+
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
-    return [state(match), events(match), meta(match), requests(match), actions(match)]
+    return [
+        state(match),
+        events(match),
+        meta(match),
+        requests(match),
+        actions(match),
+        gateways(match),
+    ]

@@ -25,6 +25,10 @@ class MatchFinished(Exception):
     """The match is over: nothing commits after its end."""
 
 
+class SeatRevoked(Exception):
+    """The seat token an action was sent with no longer holds its seat."""
+
+
 class CommitConflict(Exception):
     """The match moved on since the state was read."""
 
@@ -53,9 +57,11 @@ class StoredEvent:
     visibility: bytes
     actor: int
     version: int
-    request_id: str
+    request_id: str = ""
     #: The match's last event (written by the action that finished it).
     final: bool = False
+    #: Seat tokens the match had revoked when the event was committed (store/seat.lua).
+    seat_version: int = 0
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a seat (None: spectator) may see the event."""
@@ -93,7 +99,17 @@ class _Commit:
     args: list
     keys: list[str]
     future: asyncio.Future
-    retention: tuple[list[str], list]
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a commit did: the new version, the last sequence and the seat version it was
+    made at, or (version 0) the earlier record of a repeated request id."""
+
+    version: int
+    last_sequence: int = 0
+    seat_version: int = 0
+    earlier: bytes | None = None
 
 
 def record_key(request_id: str) -> bytes:
@@ -106,14 +122,15 @@ def _script(name: str) -> str:
     return resources.files("parlour.store").joinpath(name).read_text()
 
 
-# retention.lua: the first keys hold the match itself (meta, state, events) and take the
-# finished retention whole; the rest (request records) may be due sooner and keep that
-WHOLE_MATCH_KEYS = 3
+# retention.lua: the first keys hold the match itself (meta, state, events, action log) and
+# take the finished retention whole; the rest (request records) may be due sooner and keep
+# that (commit.lua does the same inline)
+WHOLE_MATCH_KEYS = 4
 
 
 def retained_keys(match: str) -> list[str]:
-    """The match's keys for retention.lua: meta, state and events first, then the rest."""
-    whole = [keys.meta(match), keys.state(match), keys.events(match)]
+    """The match's keys for retention.lua: meta, state, events and actions, then the rest."""
+    whole = [keys.meta(match), keys.state(match), keys.events(match), keys.actions(match)]
     return whole + [k for k in keys.all_for(match) if k not in whole]
 
 
@@ -134,13 +151,11 @@ class MatchStore:
         self.finished_request_ttl = finished_request_ttl
         self.retention = retention or Retention()
         self._commit_src = _script("commit.lua")
-        self._retention_src = _script("retention.lua")
         self._create = client.register_script(_script("create.lua"))
         self._seat = client.register_script(_script("seat.lua"))
-        self._keep = client.register_script(self._retention_src)
+        self._keep = client.register_script(_script("retention.lua"))
         self._settle = client.register_script(_script("settle_timer.lua"))
         self._commit_sha: str | None = None
-        self._retention_sha: str | None = None
         self._cluster = connection.is_cluster(client)
         self._queue: list[_Commit] = []
         self._flusher: asyncio.Task | None = None
@@ -239,9 +254,7 @@ class MatchStore:
 
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
-        version, seq, data, progress = await self.redis.hmget(
-            keys.state(match), "v", "q", "s", "p"
-        )
+        version, seq, data, progress = await self.redis.hmget(keys.state(match), "v", "q", "s", "p")
         if version is None:
             raise MatchNotFound(match)
         return StoredState(int(version), int(seq), data, progress or b"")
@@ -276,6 +289,23 @@ class MatchStore:
         seat = await self.redis.hget(keys.meta(match), f"t:{token_hash}")
         return None if seat is None else int(seat)
 
+    async def seat_and_version(self, match: str, token_hash: str) -> tuple[int | None, int]:
+        """The seat a token holds now (None once revoked) and the match's seat version."""
+        seat, version = await self.redis.hmget(keys.meta(match), f"t:{token_hash}", "sv")
+        return (None if seat is None else int(seat)), int(version or 0)
+
+    async def watch_match(self, match: str, gateway: str) -> None:
+        """Tell commits of the match to notify this gateway (keys.gateways)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(keys.gateways(match), gateway)
+        if self.retention.abandoned_seconds:
+            pipe.expire(keys.gateways(match), self.retention.abandoned_seconds)
+        await pipe.execute()
+
+    async def unwatch_match(self, match: str, gateway: str) -> None:
+        """This gateway has no subscriber of the match any more."""
+        await self.redis.srem(keys.gateways(match), gateway)
+
     async def request_record(self, match: str, request_id: str) -> bytes | None:
         """The record of an earlier request with this id, if still kept."""
         return await self.redis.hget(keys.requests(match), record_key(request_id))
@@ -293,46 +323,82 @@ class MatchStore:
         status: str = "",
         logged_action: bytes = b"",
     ) -> tuple[int, bytes | None]:
-        """Atomically write state + events + request record if the version still matches.
+        """commit_action without a token check: (new_version, None), or (0, earlier_record)
+        for a repeated request id."""
+        done = await self.commit_action(
+            match, expected_version, state, events, request_id, record, progress, status,
+            logged_action,
+        )  # fmt: skip
+        return done.version, done.earlier
 
-        Returns (new_version, None), or (0, earlier_record) for a repeated request id.
-        Raises CommitConflict or MatchNotFound. Commits issued in the same moment
-        share one pipelined round trip.
+    async def commit_action(
+        self,
+        match: str,
+        expected_version: int,
+        state: bytes,
+        events: list[tuple[bytes, bytes, int]],
+        request_id: str,
+        record: bytes,
+        progress: bytes,
+        status: str = "",
+        logged_action: bytes = b"",
+        *,
+        seat: int = 0,
+        token_hash: str = "",
+        origin: str = "",
+    ) -> Committed:
+        """Atomically write state + events + request record if the version still matches
+        (and, given a token hash, the token still holds `seat`), keep the retention and
+        notify the match's other gateways (store/commit.lua).
+
+        Raises CommitConflict, MatchNotFound, MatchFinished or SeatRevoked. Commits issued
+        in the same moment share one pipelined round trip.
         """
+        r = self.retention
         args: list = [
             expected_version,
             state,
-            request_id,
             record_key(request_id) if request_id else "",
             record,
             self.max_events,
             status,
+            self.finished_request_ttl,
+            logged_action,
+            progress,
+            seat,
+            token_hash,
+            origin,
+            r.abandoned_seconds,
+            r.finished_seconds,
+            keys.GATEWAY_CHANNEL,
+            match,
             len(events),
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
-        args += [self.finished_request_ttl, logged_action, progress]
         match_keys = [
             keys.state(match),
             keys.events(match),
             keys.requests(match),
             keys.meta(match),
             keys.actions(match),
+            keys.gateways(match),
         ]
         future = asyncio.get_running_loop().create_future()
-        kept = retained_keys(match), self._retention_args(status == "finished")
-        self._queue.append(_Commit(args, match_keys, future, kept))
+        self._queue.append(_Commit(args, match_keys, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         reply = await future
         if reply[0] == 1:
-            return int(reply[1]), None
+            return Committed(int(reply[1]), int(reply[2]), int(reply[3]))
         if reply[0] == 0:
-            return 0, reply[1]
+            return Committed(0, earlier=reply[1])
         if reply[0] == -1:
             raise CommitConflict(int(reply[1]))
         if reply[0] == -3:
             raise MatchFinished(match)
+        if reply[0] == -4:
+            raise SeatRevoked(match)
         raise MatchNotFound(match)
 
     async def _flush(self) -> None:
@@ -354,31 +420,25 @@ class MatchStore:
                     item.future.set_result(reply)
 
     async def _run_batch(self, batch: list[_Commit]) -> list:
-        """Each commit, then its retention (in the same pipelined round trip)."""
-        if self._commit_sha is None or self._retention_sha is None:
+        """Every commit of the batch in one pipelined round trip."""
+        if self._commit_sha is None:
             self._commit_sha = await self.redis.script_load(self._commit_src)
-            self._retention_sha = await self.redis.script_load(self._retention_src)
         if self._cluster:
             replies = await asyncio.gather(*map(self._run_one, batch), return_exceptions=True)
         else:
             pipe = self.redis.pipeline(transaction=False)
             for item in batch:
                 pipe.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
-                kept_keys, kept_args = item.retention
-                pipe.evalsha(self._retention_sha, len(kept_keys), *kept_keys, *kept_args)
-            replies = (await pipe.execute(raise_on_error=False))[::2]
+            replies = await pipe.execute(raise_on_error=False)
         if any(isinstance(r, NoScriptError) for r in replies):
             self._commit_sha = None
             return await self._run_batch(batch)
         return replies
 
     async def _run_one(self, item: _Commit):
-        """One commit and then its retention (a Cluster pipeline may not carry scripts; the
-        batch's commits still go out together, each to its match's node)."""
-        reply = await self.redis.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
-        kept_keys, kept_args = item.retention
-        await self.redis.evalsha(self._retention_sha, len(kept_keys), *kept_keys, *kept_args)
-        return reply
+        """One commit (a Cluster pipeline may not carry scripts; the batch's commits still
+        go out together, each to its match's node)."""
+        return await self.redis.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
 
     async def match_log(self, match: str) -> MatchRecords:
         """Everything a match log is made of, read in one round trip; MatchNotFound if none."""
@@ -445,13 +505,24 @@ class MatchStore:
         status, last = await pipe.execute()
         return int(last) if status == b"finished" and last is not None else None
 
-    async def stream_bounds(self, match: str) -> tuple[int | None, int]:
-        """(oldest kept sequence or None, newest sequence or 0) in one round trip."""
+    async def stream_bounds(self, match: str, finished: bool = False):
+        """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
+        `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
-        head, tail = await pipe.execute()
-        return (_sequence(head[0][0]) if head else None), (_sequence(tail[0][0]) if tail else 0)
+        if finished:
+            pipe.hget(keys.meta(match), "status")
+            pipe.hget(keys.state(match), "q")
+        head, tail, *end = await pipe.execute()
+        first, last = (
+            (_sequence(head[0][0]) if head else None),
+            (_sequence(tail[0][0]) if tail else 0),
+        )
+        if not finished:
+            return first, last
+        status, final = end
+        return first, last, (int(final) if status == b"finished" and final is not None else None)
 
 
 def _sequence(entry_id: bytes) -> int:
@@ -466,6 +537,6 @@ def parse_entry(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
         visibility=fields[b"v"],
         actor=int(fields[b"a"]),
         version=int(fields[b"n"]),
-        request_id=fields[b"r"].decode(),
         final=b"f" in fields,
+        seat_version=int(fields.get(b"s", 0)),
     )

@@ -8,7 +8,9 @@
 --        took is reported (-6) and the caller answers ALREADY_EXISTS without a token.
 -- leave: ARGV: 'leave', token hash, revocation channel -> {seat} freed | {-1} unknown token
 --        The token hash is published on the revocation channel so every gateway ends the
---        streams it authenticated; the join record of that seat is dropped.
+--        streams it authenticated; the join record of that seat is dropped; the seat
+--        version 'sv' goes up, and every event committed from now on carries it, so a
+--        gateway that has not heard of the revocation yet re-checks before delivering.
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-4} end
 local seats = tonumber(redis.call('HGET', KEYS[1], 'seats'))
 if ARGV[1] == 'leave' then
@@ -17,6 +19,7 @@ if ARGV[1] == 'leave' then
   local rid = redis.call('HGET', KEYS[1], 'joinrid:' .. seat)
   if rid then redis.call('HDEL', KEYS[1], 'join:' .. rid) end
   redis.call('HDEL', KEYS[1], 't:' .. ARGV[2], 'token:' .. seat, 'name:' .. seat, 'joinrid:' .. seat)
+  redis.call('HINCRBY', KEYS[1], 'sv', 1)
   redis.call('PUBLISH', ARGV[3], ARGV[2])
   return {tonumber(seat)}
 end

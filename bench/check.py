@@ -1,0 +1,121 @@
+"""What a finished bench run must hold: every section and field, no errors, every match whole.
+
+`python -m bench.run` exits 1 when `problems` finds any, and tests/test_bench_quick.py runs
+the quick bench against the real stack, so a bench that crashes or loses a field fails
+`make test`. Nothing here looks at how fast anything was.
+"""
+
+from __future__ import annotations
+
+import math
+
+LATENCY = ("n", "p50_ms", "p99_ms")
+LEVEL = ("actions_per_s", "actions_in_window", "errors", "ack", "delivery", "cpu")
+FLOOR = ("ops_per_s", "p50_ms", "p99_ms", "cpu")
+PEER = ("actions_per_s", "actions_total", "delivery", "cpu")
+VS_PEER = ("server_cpu_us", "peer_server_cpu_us", "server_cpu_x", "client_cpu_us")
+MEMORY = ("memory_usage_bytes_per_match", "memory_usage_by_key", "info_used_memory_delta_per_match")
+SERVERS = ("gateway", "rules:tinycards", "redis", "bench")
+
+
+def _missing(row: dict, fields: tuple[str, ...], where: str) -> list[str]:
+    return [f"{where}: no {f!r}" for f in fields if f not in row]
+
+
+def _level(row: dict, where: str) -> list[str]:
+    out = _missing(row, LEVEL, where)
+    if out:
+        return out
+    if row["errors"]:
+        out.append(f"{where}: {row['errors']} errors, e.g. {row.get('error_samples', [])[:2]}")
+    if not row["actions_in_window"]:
+        out.append(f"{where}: no action acknowledged inside the window")
+    out += _missing(row["ack"], LATENCY, f"{where}.ack")
+    out += _missing(row["delivery"], LATENCY, f"{where}.delivery")
+    out += _missing(row["cpu"], SERVERS, f"{where}.cpu")
+    return out
+
+
+def problems(results: dict) -> list[str]:
+    """Everything wrong with a run's JSON (empty when it is whole and error free)."""
+    levels = [str(c) for c in results.get("settings", {}).get("levels", [])]
+    if not levels:
+        return ["settings: no levels"]
+    out: list[str] = []
+    for floor, by_level in results.get("floors", {"(none)": {}}).items():
+        for c in levels:
+            if c not in by_level:
+                out.append(f"floors.{floor}: no level {c}")
+            else:
+                out += _missing(by_level[c], FLOOR, f"floors.{floor}.{c}")
+    for path in ("unary", "play"):
+        by_level = results.get("parlour", {}).get(path, {})
+        for c in levels:
+            row = by_level.get(c)
+            out += [f"parlour.{path}: no level {c}"] if row is None else _level(row, f"{path}.{c}")
+    if results["settings"].get("peer", True):
+        for c in levels:
+            row = results.get("peer", {}).get(c)
+            if row is None:
+                out.append(f"peer: no level {c}")
+                continue
+            out += _missing(row, PEER, f"peer.{c}")
+            for path in ("unary", "play"):
+                vs = results.get("vs_peer", {}).get(path, {}).get(c, {})
+                out += _missing(vs, VS_PEER, f"vs_peer.{path}.{c}")
+    memory = results.get("memory", {})
+    out += _missing(memory, MEMORY, "memory")
+    if memory.get("errors"):
+        out.append(f"memory run: {memory['errors']} errors")
+    durability = results.get("durability", {})
+    if "incomplete" not in durability:
+        out.append("durability: not checked")
+    elif durability["incomplete"] or not durability.get("matches_checked"):
+        out.append(f"durability: {durability}")
+    for path in ("unary", "play"):
+        if "target" not in results.get("ratios", {}).get(path, {}):
+            out.append(f"ratios.{path}: no target")
+    if results["settings"].get("sizing", True):
+        out += sizing_problems(results.get("sizing"))
+    return out + _nan_rates(results, levels)
+
+
+SIZING = {
+    "live_matches": ("actions_per_s", "ack", "delivery", "gateway_rss_bytes_per_stream",
+                     "redis_bytes_per_live_match", "server_cpu_us_per_action", "errors"),
+    "spectators": ("deliveries_per_s", "delivery", "public_events", "errors"),
+    "murder_castle": ("actions", "ack", "delivery", "server_cpu_us_per_action",
+                      "matches_finished", "errors"),
+}  # fmt: skip
+SHAPES = ("1 gateway, 1 rules", "2 gateways, 1 rules", "1 gateway, 2 rules")
+
+
+def sizing_problems(sizing: dict | None) -> list[str]:
+    """What bench/sizing.py's section lacks, or the errors it counted."""
+    if not sizing:
+        return ["sizing: missing"]
+    out = []
+    for scenario, fields in SIZING.items():
+        row = sizing.get(scenario, {})
+        out += _missing(row, fields, f"sizing.{scenario}")
+        if row.get("errors"):
+            out.append(f"sizing.{scenario}: {row['errors']} errors {row.get('error_samples', '')}")
+    if sizing.get("murder_castle", {}).get("matches_finished") != len(
+        sizing.get("sizes", {}).get("castle_seeds", ())
+    ):
+        out.append("sizing.murder_castle: not every match finished")
+    for name in SHAPES:
+        row = sizing.get("shape", {}).get(name)
+        out += [f"sizing.shape: no {name!r}"] if row is None else _level(row, f"shape {name}")
+    return out
+
+
+def _nan_rates(results: dict, levels: list[str]) -> list[str]:
+    """Rates that came out NaN (a level that measured nothing)."""
+    out = []
+    for path, by_level in results.get("parlour", {}).items():
+        for c in levels:
+            rate = by_level.get(c, {}).get("actions_per_s")
+            if isinstance(rate, float) and math.isnan(rate):
+                out.append(f"{path}.{c}: actions_per_s is NaN")
+    return out

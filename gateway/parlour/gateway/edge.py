@@ -1,0 +1,176 @@
+"""The edge: who is calling about which match (seat token or spectator), what a request may
+carry (names, Any sizes, request ids), and the stream-revocation watch on a seat token.
+
+Every room of the gateway (service.py lists them) resolves its callers here first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+
+import grpc
+
+from parlour.gateway import tokens
+from parlour.gateway.fanout import EventHub, Subscription
+from parlour.gateway.lobby import Lobby
+from parlour.gateway.quotas import Quotas
+from parlour.gateway.revocation import Revocations, revoked
+from parlour.gateway.routing import Router
+from parlour.rpc import context as request_context
+from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.store import keys
+from parlour.store.matchstore import MatchStore
+
+#: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
+MAX_TYPE_URL = 256
+
+
+def match_id_of(name: str) -> str:
+    """'matches/{id}' or a bare id -> id."""
+    match = name.removeprefix("matches/")
+    if not match or "/" in match or "{" in match or "}" in match:
+        raise invalid_argument("match", f"{name!r} is not a match name like 'matches/<id>'")
+    return match
+
+
+def unauthenticated(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+
+
+def check_any(packed, field: str, max_bytes: int, reason: str) -> None:
+    """Refuse an Any whose type URL or size is over its bound (INVALID_ARGUMENT)."""
+    if len(packed.type_url) > MAX_TYPE_URL:
+        message = f"the type URL is over {MAX_TYPE_URL} characters"
+        raise invalid_argument(f"{field}.type_url", message, "TYPE_URL_TOO_LONG")
+    if packed.ByteSize() > max_bytes:
+        raise invalid_argument(field, f"{field} is over {max_bytes} bytes", reason)
+
+
+def request_id_reused() -> ServiceError:
+    return invalid_argument(
+        "request_id",
+        "this request_id was already used for a different request",
+        "REQUEST_ID_REUSED",
+    )
+
+
+def client_request_id(request) -> str:
+    """A caller's request id (a fresh one when empty); the platform's prefix is refused."""
+    if request.request_id.startswith(keys.PLATFORM_REQUEST_PREFIX):
+        raise invalid_argument(
+            "request_id",
+            f"request ids starting {keys.PLATFORM_REQUEST_PREFIX!r} are the platform's",
+            "RESERVED_REQUEST_ID",
+        )
+    return request.request_id or uuid.uuid4().hex
+
+
+def scope(context) -> str:
+    """The caller's network address without its port: request ids are scoped to it, so
+    two clients picking the same request id never meet (grpc peer 'ipv4:1.2.3.4:5678')."""
+    return context.peer().rpartition(":")[0]
+
+
+class Viewer:
+    """Who is calling about a match: its game, the caller's seat (None: spectator) and
+    the hash of the seat token it authenticated with."""
+
+    __slots__ = ("match", "game", "seat", "token_hash", "seat_version")
+
+    def __init__(
+        self,
+        match: str,
+        game: str,
+        seat: int | None,
+        token_hash: str | None = None,
+        seat_version: int = 0,
+    ) -> None:
+        self.match = match
+        self.game = game
+        self.seat = seat
+        self.token_hash = token_hash
+        #: The match's seat version (revoked tokens) when the token was last checked.
+        self.seat_version = seat_version
+
+
+def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
+    """The caller's seat from its token (None: spectator), checked against the metadata."""
+    if token is not None:
+        seat = meta.get(f"t:{tokens.token_hash(token)}") if token else None
+        if seat is None:
+            raise unauthenticated(
+                "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
+            )
+        version = int(meta.get("sv", 0))
+        return Viewer(match, meta["game"], int(seat), tokens.token_hash(token), version)
+    if seated:
+        raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
+    if meta.get("spectators") != "1":
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            "SPECTATORS_NOT_ALLOWED",
+            "this match does not allow spectators",
+        )
+    return Viewer(match, meta["game"], None)
+
+
+class Edge:
+    """The parts every room shares, and the caller checks they all start with."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        router: Router,
+        hub: EventHub,
+        heartbeat: float,
+        revocations: Revocations,
+        *,
+        play_queue: int = 1024,
+        quotas: Quotas | None = None,
+    ) -> None:
+        self.store = store
+        self.router = router
+        self.hub = hub
+        self.heartbeat = heartbeat
+        self.revocations = revocations
+        self.play_queue = play_queue
+        self.quotas = quotas or Quotas(0, 0)
+        self.lobby = Lobby(store)
+
+    async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
+        """Resolve match and seat token; spectators only where allowed."""
+        match = match_id_of(match_name)
+        token = tokens.token_from_metadata(context.invocation_metadata())
+        fields = ["game", "spectators", "sv"]
+        fields += [f"t:{tokens.token_hash(token)}"] if token else []
+        values = await self.store.redis.hmget(keys.meta(match), fields)
+        if values[0] is None:
+            raise not_found("match", match_name)
+        meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
+        viewer = resolve_viewer(match, meta, token, seated)
+        request_context.note(match=match, game=viewer.game, seat=viewer.seat)
+        return viewer
+
+    async def still_seated(self, viewer: Viewer, sub: Subscription | None = None) -> None:
+        """Refuse (SEAT_TOKEN_REVOKED) once the viewer's token no longer holds its seat;
+        else note the match's seat version (on the subscription too)."""
+        seat, version = await self.store.seat_and_version(viewer.match, viewer.token_hash)
+        if seat != viewer.seat:
+            raise revoked()
+        viewer.seat_version = version
+        if sub is not None:
+            sub.seat_version = version
+
+    @contextlib.contextmanager
+    def revocable(self, viewer: Viewer, sub: Subscription):
+        """End the subscription when the viewer's seat token is revoked, on any gateway
+        (pushed: revocation.py), and re-check the token before a private event committed
+        after some revocation in the match (Subscription.guard)."""
+        if viewer.token_hash is None:
+            yield
+            return
+        sub.seat_version = viewer.seat_version
+        sub.guard = lambda: self.still_seated(viewer, sub)
+        with self.revocations.watch(viewer.match, viewer.token_hash, sub.end):
+            yield

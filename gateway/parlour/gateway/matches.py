@@ -1,0 +1,208 @@
+"""Matches and seats: CreateMatch, JoinMatch, GetMatch, LeaveMatch, and the Match resource."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import uuid
+
+import grpc
+
+from parlour.engine import audit
+from parlour.gateway import public, tokens
+from parlour.gateway.edge import (
+    Edge,
+    check_any,
+    match_id_of,
+    request_id_reused,
+    scope,
+)
+from parlour.gateway.lobby import member as lobby_member
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc import context as request_context
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
+from parlour.store.matchstore import MatchNotFound
+
+#: Largest serialized game Options accepted by CreateMatch.
+MAX_OPTIONS_BYTES = 16 * 1024
+MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
+
+
+def creation_fingerprint(game: str, request: gw.CreateMatchRequest) -> str:
+    """What a CreateMatch retry must repeat exactly (the game and every field but the id)."""
+    fields = gw.CreateMatchRequest()
+    fields.CopyFrom(request)
+    fields.ClearField("request_id")
+    fields.game = game
+    return hashlib.sha256(fields.SerializeToString(deterministic=True)).hexdigest()[:32]
+
+
+def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: int) -> dict:
+    """The match's metadata hash as CreateMatch stores it (store/keys.meta)."""
+    salt = audit.new_salt()
+    life = request.lifecycle
+    meta = {
+        "game": game,
+        "seats": str(request.seats),
+        "spectators": str(int(request.allow_spectators)),
+        "fp": creation_fingerprint(game, request),
+        "salt": salt.hex(),
+        "seed": str(seed),
+        "commitment": audit.commitment(seed, salt).hex(),
+        "secret_after_end": str(int(life.secret_after_end)),
+        "turn_timer_ms": str(life.turn_timer_ms),
+        "allow_undo": str(int(life.allow_undo)),
+        "undo_agreement": str(int(life.undo_needs_agreement)),
+        "time_bank_ms": str(life.time_bank_ms),
+        "time_bank_increment_ms": str(life.time_bank_increment_ms),
+        "abandon_after": str(life.abandon_after_timeouts),
+        "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "platform",
+    }
+    if request.allow_spectators:
+        meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
+    return meta
+
+
+def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:
+    """The Match resource from metadata and stored progress."""
+    progress = public.progress(progress_bytes)
+    seats = int(meta["seats"])
+    resource = gw.Match(
+        name=f"matches/{match}",
+        game=meta["game"],
+        allow_spectators=meta.get("spectators") == "1",
+        progress=progress,
+    )
+    for seat in range(seats):
+        resource.seats.add(
+            seat=seat,
+            occupied=f"token:{seat}" in meta,
+            display_name=meta.get(f"name:{seat}", ""),
+        )
+    if "commitment" in meta:
+        resource.audit.commitment = bytes.fromhex(meta["commitment"])
+    if progress.HasField("outcome"):
+        resource.status = gw.MATCH_STATUS_FINISHED
+        if "seed" in meta and meta.get("secret_after_end") != "1":
+            resource.audit.seed = int(meta["seed"])
+            resource.audit.salt = bytes.fromhex(meta["salt"])
+    elif all(s.occupied for s in resource.seats):
+        resource.status = gw.MATCH_STATUS_ACTIVE
+    else:
+        resource.status = gw.MATCH_STATUS_WAITING
+    return resource
+
+
+class MatchCalls(Edge):
+    """Creating, joining, reading and leaving matches."""
+
+    async def match_resource(self, match: str) -> gw.Match:
+        """The Match resource from metadata and stored progress."""
+        return match_resource(match, *await self.meta_and_progress(match))
+
+    async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes]:
+        """A match's metadata and progress bytes; NOT_FOUND before both exist."""
+        try:
+            meta, progress = await self.store.meta_and_progress(match)
+        except MatchNotFound:
+            raise not_found("match", f"matches/{match}") from None
+        if progress is None:
+            raise not_found("match", f"matches/{match}")
+        return meta, progress
+
+    @guarded
+    async def CreateMatch(self, request, context):
+        return await self.create_match(request, context)
+
+    async def create_match(self, request, context) -> gw.CreateMatchResponse:
+        self.quotas.spend_create(scope(context))
+        game = request.game.removeprefix("games/")
+        info = await self.router.describe(game)
+        if not info.min_seats <= request.seats <= info.max_seats:
+            raise invalid_argument(
+                "seats",
+                f"{info.display_name} takes {info.min_seats} to {info.max_seats} seats",
+                "BAD_SEAT_COUNT",
+            )
+        if request.HasField("options"):
+            check_any(request.options, "options", MAX_OPTIONS_BYTES, "OPTIONS_TOO_LARGE")
+        match = (
+            uuid.uuid5(MATCH_NAMESPACE, f"{scope(context)}|{game}|{request.request_id}").hex
+            if request.request_id
+            else uuid.uuid4().hex
+        )
+        request_context.note(match=match, game=game)
+        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        meta = creation_meta(game, request, match, seed)
+        create = rules.CreateMatchRequest(
+            match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
+        )
+        try:
+            await self.router.call(game, match, lambda r: r.stub.CreateMatch(create, timeout=10))
+        except ServiceError as error:
+            if error.code != grpc.StatusCode.ALREADY_EXISTS:
+                raise
+            if await self.store.redis.hget(keys.meta(match), "fp") != meta["fp"].encode():
+                raise request_id_reused() from None
+        meta, progress = await self.meta_and_progress(match)
+        if "listed" in meta and not public.progress(progress).HasField("outcome"):
+            await self.lobby.add(game, meta["listed"])
+        return gw.CreateMatchResponse(match=match_resource(match, meta, progress))
+
+    @guarded
+    async def JoinMatch(self, request, context):
+        return await self.join_match(request, context)
+
+    async def join_match(self, request, context) -> gw.JoinMatchResponse:
+        match = match_id_of(request.match)
+        if request.HasField("seat") and request.seat < 0:
+            raise invalid_argument(
+                "seat", "seat must be 0 or more (leave it unset for any free seat)", "NO_SUCH_SEAT"
+            )
+        token = tokens.new_token()
+        wanted = request.seat if request.HasField("seat") else -1
+        request_id = f"{scope(context)}|{request.request_id}" if request.request_id else ""
+        reply = await self.store.take_seat(
+            match,
+            wanted,
+            tokens.token_hash(token),
+            request.display_name,
+            hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
+            hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
+        )
+        seat = reply[0]
+        if seat == -4:
+            raise not_found("match", request.match)
+        if seat == -1:
+            raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
+        if seat in (-2, -3):
+            reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
+            )
+        if seat == -5:
+            raise request_id_reused()
+        if seat == -6:
+            raise ServiceError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                "ALREADY_JOINED",
+                f"this request id already took seat {reply[1]}; its token is only in that answer",
+                metadata={"seat": str(reply[1])},
+            )
+        return gw.JoinMatchResponse(
+            match=await self.match_resource(match), seat=seat, seat_token=token
+        )
+
+    @guarded
+    async def GetMatch(self, request, context):
+        return gw.GetMatchResponse(match=await self.match_resource(match_id_of(request.match)))
+
+    @guarded
+    async def LeaveMatch(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        await self.store.leave_seat(viewer.match, viewer.token_hash)
+        self.revocations.revoke(viewer.token_hash)
+        return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))

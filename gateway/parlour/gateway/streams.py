@@ -1,0 +1,114 @@
+"""The streams: StreamEvents (a viewer's events, heartbeats while idle, MatchFinished at the
+end) and Play (one seat's actions in; its acks and events out, see play.py)."""
+
+from __future__ import annotations
+
+from parlour.gateway import public, tokens
+from parlour.gateway.edge import Viewer, match_id_of, resolve_viewer
+from parlour.gateway.fanout import Finished, Heartbeat
+from parlour.gateway.forward import ForwardCalls
+from parlour.gateway.matches import MatchCalls, match_resource
+from parlour.gateway.play import PlaySession
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc import context as request_context
+from parlour.rpc import metrics
+from parlour.rpc.errors import Refused, guarded, invalid_argument
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store.matchstore import StoredEvent
+
+
+def match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
+    """A stored event (a RecordedEvent; the game's own events without their type URL,
+    `event_url`: rules/records.py) as the public MatchEvent, with the game's text."""
+    recorded = rules.RecordedEvent.FromString(event.payload)
+    public = gw.MatchEvent(
+        sequence=event.sequence,
+        version=event.version,
+        actor=event.actor,
+        event=recorded.event,
+        text=recorded.text,
+    )
+    if not public.event.type_url:
+        public.event.type_url = event_url
+    return public
+
+
+def stream_message(item: list[StoredEvent] | Heartbeat, event_url: str) -> gw.StreamEventsResponse:
+    """A heartbeat, one event, or a batch of events as one StreamEvents message."""
+    if isinstance(item, Heartbeat):
+        return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+    metrics.EVENTS_SENT.inc(len(item))
+    if len(item) == 1:
+        return gw.StreamEventsResponse(event=match_event(item[0], event_url))
+    events = [match_event(e, event_url) for e in item]
+    return gw.StreamEventsResponse(batch=gw.EventBatch(events=events))
+
+
+class StreamCalls(ForwardCalls, MatchCalls):
+    """StreamEvents and Play."""
+
+    async def event_url(self, game: str) -> str:
+        """The type URL of the game's own Event messages."""
+        return public.TYPE_URL_PREFIX + (await self.router.describe(game)).event_type
+
+    async def finished(self, match: str) -> gw.MatchFinished:
+        """The last message of a finished match's streams."""
+        _, progress = await self.meta_and_progress(match)
+        return gw.MatchFinished(progress=public.progress(progress))
+
+    @guarded
+    async def StreamEvents(self, request, context):
+        with self.quotas.stream(context.peer()):
+            viewer = await self.viewer(request.match, context, seated=False)
+            async for message in self.stream_events(viewer, request.after_sequence):
+                yield message
+
+    async def stream_events(self, viewer: Viewer, after: int):
+        """The viewer's events after `after`, heartbeats while idle."""
+        event_url = await self.event_url(viewer.game)
+        async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
+            with self.revocable(viewer, sub):
+                if viewer.token_hash is not None:
+                    await self.still_seated(viewer, sub)
+                async for item in sub.events(self.heartbeat):
+                    if isinstance(item, Finished):
+                        yield gw.StreamEventsResponse(finished=await self.finished(viewer.match))
+                        return
+                    yield stream_message(item, event_url)
+
+    @guarded
+    async def Play(self, request_iterator, context):
+        with self.quotas.stream(context.peer()):
+            async for message in self.play(request_iterator, context):
+                yield message
+
+    async def play(self, request_iterator, context):
+        """A Play session once its stream slot is held."""
+        first = await anext(request_iterator, None)
+        if isinstance(first, Refused):
+            raise first.error
+        if first is None or not first.HasField("open"):
+            raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
+        match = match_id_of(first.open.match)
+        meta, progress = await self.meta_and_progress(match)
+        token = tokens.token_from_metadata(context.invocation_metadata())
+        viewer = resolve_viewer(match, meta, token, seated=False)
+        request_context.note(match=match, game=viewer.game, seat=viewer.seat)
+        opened = gw.SessionOpened(match=match_resource(match, meta, progress))
+        if viewer.seat is not None:
+            opened.seat = viewer.seat
+        event_url = await self.event_url(viewer.game)
+        session = PlaySession(
+            viewer.seat,
+            lambda action: self.act(viewer, action),
+            lambda event: match_event(event, event_url),
+            self.heartbeat,
+            lambda: self.finished(viewer.match),
+            self.play_queue,
+        )
+        async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
+            with self.revocable(viewer, sub):
+                if viewer.token_hash is not None:
+                    await self.still_seated(viewer, sub)
+                async for message in session.run(opened, request_iterator, sub):
+                    yield message

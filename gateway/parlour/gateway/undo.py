@@ -1,0 +1,45 @@
+"""Undo: UndoAction (a seat takes back its last action, or asks to) and AnswerUndo (the
+other seats' answer), both forwarded to the rules replica that keeps the match."""
+
+from __future__ import annotations
+
+from parlour.gateway import public
+from parlour.gateway.edge import Edge, client_request_id
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc.errors import guarded, invalid_argument
+from parlour.rules.v1 import rules_pb2 as rules
+
+
+class UndoCalls(Edge):
+    """UndoAction and AnswerUndo."""
+
+    @guarded
+    async def UndoAction(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        ask = rules.UndoActionRequest(
+            match_id=viewer.match, seat=viewer.seat, request_id=client_request_id(request)
+        )
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.UndoAction(ask, timeout=30)
+        )
+        return gw.UndoActionResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
+
+    @guarded
+    async def AnswerUndo(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        if request.answer not in (gw.UNDO_ANSWER_ACCEPT, gw.UNDO_ANSWER_REFUSE):
+            raise invalid_argument("answer", "answer must be accept or refuse", "MISSING_ANSWER")
+        ask = rules.AnswerUndoRequest(
+            match_id=viewer.match,
+            seat=viewer.seat,
+            request_id=client_request_id(request),
+            answer=request.answer,
+        )
+        response = await self.router.call(
+            viewer.game, viewer.match, lambda r: r.stub.AnswerUndo(ask, timeout=30)
+        )
+        return gw.AnswerUndoResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
