@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from table_cases import CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
+from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
 
 from parlour.client import GatewayClient
 from parlour.client.seating import seats_phrase
@@ -165,7 +165,7 @@ async def check_case(redis_url: str, case: str) -> None:
     seen = await play_in_browser(redis_url, case)
     assert seen["moves"] > 0
     assert re.search(r"^You ", seen["feed"], re.MULTILINE), "the person's moves read 'You …'"
-    assert not re.search(r"^(Ada|random-bot-\d+): ", seen["feed"], re.MULTILINE)
+    assert not re.search(ACTOR_TWICE, seen["feed"], re.MULTILINE)
     assert not re.search(r"^\d+\. #\d+", seen["feed"], re.MULTILINE), "numbered twice"
     assert seen["spectator_choices"] == 0
     mine, watched = status_line(seen["text"]), status_line(seen["watched"])
