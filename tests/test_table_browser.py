@@ -71,7 +71,7 @@ class Browser:
         return self
 
     async def page(self, hash_: str = ""):
-        page = await self.browser.new_page(viewport={"width": 1280, "height": 900})
+        page = await self.browser.new_page(viewport={"width": 1024, "height": 768})
         await page.goto(self.url + hash_)
         return page
 
@@ -138,10 +138,10 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
                 assert re.search(r"^You decide", text, re.MULTILINE)
                 choices = page.get_by_role("region", name="Your choices")
                 label = labels[rng.below(len(labels))]
-                await choices.get_by_role("button", name=label, exact=True).first.click()
                 moves += 1
                 if moves == 6:
                     await page.screenshot(path=str(PICTURES / f"{case}-during.png"))
+                await choices.get_by_role("button", name=label, exact=True).first.click()
             text = await page.locator("body").inner_text()
             problems += screen_problems(text.splitlines())
             await page.screenshot(path=str(PICTURES / f"{case}-end.png"))
@@ -164,13 +164,13 @@ def status_line(text: str) -> str:
 async def check_case(redis_url: str, case: str) -> None:
     seen = await play_in_browser(redis_url, case)
     assert seen["moves"] > 0
+    assert not seen["problems"], "\n".join(seen["problems"][:40])
     assert re.search(r"^You ", seen["feed"], re.MULTILINE), "the person's moves read 'You …'"
     assert not re.search(ACTOR_TWICE, seen["feed"], re.MULTILINE)
     assert not re.search(r"^\d+\. #\d+", seen["feed"], re.MULTILINE), "numbered twice"
     assert seen["spectator_choices"] == 0
     mine, watched = status_line(seen["text"]), status_line(seen["watched"])
     assert watched.split("Scores:")[1] == re.sub(r"\bYou\b", "Ada", mine.split("Scores:")[1])
-    assert not seen["problems"], "\n".join(seen["problems"][:40])
 
 
 @pytest.mark.parametrize("case", QUICK)

@@ -63,6 +63,7 @@ def test_seats_read_as_you_or_the_players_name():
     assert event_text(game, played, "", 0, names) == "Bob played the 7"
     assert event_text(game, played, "", None, ["Ada", ""]) == "Player 2 played the 7"
     assert event_text(game, played, "the game ended: {seat:0} 3", 0, names).startswith("The ")
+    assert event_text(game, played, "{seat:1} played", 0, ["Ada", "bot-2"]) == "bot-2 played"
 
 
 def test_time_banks_run_only_while_the_seat_owes():

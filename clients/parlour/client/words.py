@@ -148,8 +148,8 @@ def event_text(game: Game, event: Message | None, text: str = "", viewer: int | 
                names: Sequence[str] = ()) -> str:
     """The API's text when given, else the game's own description of the event, in the
     viewer's terms ("You drew a card", "Ada played the 7"), as a sentence."""
-    line = render(text or game.describe_event(event), viewer, names)
-    return line[:1].upper() + line[1:]
+    line = text or game.describe_event(event)
+    return render(line[:1].upper() + line[1:], viewer, names)
 
 
 def seat_word(seat: int, viewer: int | None, names: Sequence[str]) -> str:

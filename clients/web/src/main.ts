@@ -209,8 +209,8 @@ function follow(seated: Seated): void {
 
 /** One feed line in the viewer's terms, as a sentence. */
 function feedLine(text: string): HTMLElement {
-  const line = render(text, current?.seat ?? null, seatNames);
-  return el("li", line.charAt(0).toUpperCase() + line.slice(1));
+  // Capitalised before the names go in: a player's name is written as they typed it.
+  return el("li", render(text.charAt(0).toUpperCase() + text.slice(1), current?.seat ?? null, seatNames));
 }
 
 /** The feed again, when a seat's name became known after its lines were written. */

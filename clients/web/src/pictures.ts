@@ -74,7 +74,7 @@ function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
       if (view.holmes !== undefined && Math.floor(view.holmes / 2) === tile.tile) pieces.append(el("span", "piece holmes", "H"));
       cell.append(pieces);
       const cubes = ((tile.safes ?? []) as Obj[]).map((s) => (s.counts ?? []).reduce((a: number, b: number) => a + b, 0));
-      if (cubes.some((c) => c)) cell.append(el("div", "safe", `safe: ${cubes.join(" / ")} cubes`));
+      if (cubes.some((c) => c)) cell.append(el("div", "safe", `safe: ${cubes.join(" / ")} cube${cubes.length === 1 && cubes[0] === 1 ? "" : "s"}`));
       grid.append(cell);
     }
     floor.append(grid);
@@ -88,7 +88,7 @@ function clash(view: Obj, names: Names): HTMLElement {
   const clock = el("div", "clock");
   // The View's `hours` is the time gone (the Time Marker), of the clock's 12.
   const hours = view.hours ?? 0;
-  clock.append(el("div", "hand"), el("div", "clock-label", `${hours} of 12 hours gone, ${Math.max(0, 12 - hours)} left`));
+  clock.append(el("div", "hand"), el("div", "clock-label", hours >= 12 ? "The clock has struck twelve" : `${hours} of 12 hours gone, ${12 - hours} left`));
   (clock.firstChild as HTMLElement).style.transform = `rotate(${(hours % 12) * 30}deg)`;
   box.append(clock);
   const threads = el("div", "threads");
