@@ -2,12 +2,22 @@
 
     .venv/bin/python -m bench.bots                  # 200 matches per game, both cores (~15 min)
     .venv/bin/python -m bench.bots --matches 40 --games tinycards isayholmes
+    .venv/bin/python -m bench.bots --castle --matches 40    # Murder Castle's modes (below)
 
 Each match seats one IS-MCTS bot (seat = match number mod seats) among random bots; the
 same seeds are then played with a random bot in that seat. A bot's score in a match is its
 share of the win (1/number of winners, 0 for a loss or a match nobody won). Reported per
 game: IS-MCTS win rate, the random bot's win rate in the same seats and seeds, and the
 difference with a 95% interval (paired by seed).
+
+`--castle` prints Murder Castle's win-rate table per mode and difficulty (issue 23), each
+with a 95% Wilson interval: the solo player's win rate against Automa at each difficulty, by
+the greedy bot and by IS-MCTS; in Play as Holmes, the investigators' win rate (any of them
+escaping) with three IS-MCTS investigators (the others greedy) against a greedy Holmes, at 4
+and 7 seats, and all-greedy tables for comparison. IS-MCTS's reward counts a seat's place
+among the others, which a 1-seat game does not have: in Automa the search scores a playout by
+the evidence collected (each colour up to what is needed) against phantom seats, one per
+step of that progress, and an escape beats them all.
 """
 
 from __future__ import annotations
@@ -19,8 +29,14 @@ import multiprocessing
 import time
 from pathlib import Path
 
+from parlour.client import ismcts
 from parlour.client.local import play_local
+from parlour.client.strategies import Turn, make_strategy
+from parlour.engine import LocalMatch
+from parlour.engine.game import Outcome
 from parlour.engine.registry import get_game, playable_games
+from parlour.engine.rng import Rng
+from parlour.engine.sampling import LocalSampler
 
 RESULTS = Path(__file__).parent / "results"
 #: Samples per decision per game (the figures in docs/playing.md were measured with these).
@@ -74,6 +90,114 @@ def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
     }
 
 
+# -- Murder Castle's modes (issue 23) ----------------------------------------------------------
+class SoloProgress:
+    """A 1-seat Murder Castle seen by IS-MCTS as a race against phantom seats: seat 0 scores
+    its evidence (each colour up to the needed count), phantom k scores k; escaping scores
+    above them all."""
+
+    def __init__(self, game) -> None:
+        self._game = game
+        self.phantoms = 25
+
+    def __getattr__(self, name: str):
+        return getattr(self._game, name)
+
+    def seat_count(self, state) -> int:
+        return 1 + self.phantoms
+
+    def outcome(self, state):
+        outcome = self._game.outcome(state)
+        if outcome is None:
+            return None
+        from parlour.games.murdercastle.cubes import needed
+
+        board = state.players[0].board
+        score = self.phantoms + 1 if 0 in outcome.winners else sum(
+            min(n, needed(state)) for n in board.counts)
+        return Outcome((score, *range(self.phantoms)), outcome.winners)
+
+
+def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
+    """One seeded match of a mode; True when a player (not Holmes) won."""
+    mode, level_or_seats, seed, iterations, lineup = job
+    from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+    game = get_game("murdercastle")
+    if mode == "automa":
+        options, seats = pb.Options(automa=level_or_seats), 1
+    else:
+        seats = level_or_seats
+        options = pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=seats - 1))
+    match = LocalMatch(game, seats, seed=seed, options=options)
+    searched = SoloProgress(game) if seats == 1 else game
+    rngs = [Rng.from_seed(seed * 131 + s) for s in range(seats)]
+    bots = [make_strategy("greedy" if name == "ismcts" else name, seed * 131 + s)
+            for s, name in enumerate(lineup)]
+    while match.outcome is None:
+        seat = match.pending[0].seat
+        legal = match.legal_actions(seat)
+        if lineup[seat] == "ismcts":
+            move = ismcts.search(searched, seat, legal, LocalSampler(game, match, seat),
+                                 rngs[seat], iterations)
+        else:
+            move = bots[seat].choose(Turn(game, seat, match.view(seat), legal))
+        match.act(seat, move)
+    holmes = seats - 1 if mode == "holmes" else None
+    return any(w != holmes for w in match.outcome.winners)
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a win rate."""
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def castle_cells(matches: int, iterations: int, searched: int,
+                 holmes_iterations: int) -> list[tuple[str, str, list]]:
+    """The table's rows: a title, the players and the jobs of its matches (`searched` matches
+    in the IS-MCTS rows, which are slow; Play as Holmes searches `holmes_iterations`)."""
+    cells = []
+    for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
+        for bot in ("random", "greedy", "ismcts"):
+            cells.append((f"Automa {name}", bot,
+                          [("automa", level, s, iterations, (bot,))
+                           for s in range(searched if bot == "ismcts" else matches)]))
+    for seats in (4, 7):
+        for who in ("greedy", "ismcts"):
+            lineup = tuple(["ismcts" if who == "ismcts" and s < 3 else "greedy"
+                            for s in range(seats - 1)] + ["greedy"])
+            cells.append((f"Play as Holmes {seats} seats",
+                          "3 IS-MCTS + greedy vs greedy Holmes" if who == "ismcts"
+                          else "greedy vs greedy Holmes",
+                          [("holmes", seats, s, holmes_iterations, lineup)
+                           for s in range(searched // 5 if who == "ismcts" else matches)]))
+    return cells
+
+
+def castle_table(matches: int, iterations: int, jobs: int, searched: int,
+                 holmes_iterations: int) -> list[dict]:
+    """Print and return Murder Castle's win rates per mode and difficulty."""
+    rows = []
+    print(f"{'mode':28} {'players':38} games  wins  rate   [95%]          s")
+    with multiprocessing.Pool(jobs) as pool:
+        for title, players, cell in castle_cells(matches, iterations, searched,
+                                                 holmes_iterations):
+            started = time.perf_counter()
+            wins = sum(pool.map(castle_match, cell))
+            low, high = wilson(wins, len(cell))
+            row = {"mode": title, "players": players, "games": len(cell), "wins": wins,
+                   "iterations": cell[0][3], "interval_95": [low, high],
+                   "seconds": time.perf_counter() - started}
+            rows.append(row)
+            print(f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
+                  f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}", flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     top = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     top.add_argument("--games", nargs="*", default=[g.name for g in playable_games()])
@@ -85,7 +209,22 @@ def main(argv: list[str] | None = None) -> None:
         f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})",
     )
     top.add_argument("--jobs", type=int, default=2)
+    top.add_argument("--castle", action="store_true",
+                     help="Murder Castle's win-rate table per mode and difficulty instead")
+    top.add_argument("--searched", type=int,
+                     help="--castle: matches per IS-MCTS row (default --matches; Play as "
+                     "Holmes a fifth of it)")
+    top.add_argument("--holmes-iterations", type=int, default=2,
+                     help="--castle: IS-MCTS samples per decision in Play as Holmes")
     args = top.parse_args(argv)
+    RESULTS.mkdir(exist_ok=True)
+    if args.castle:
+        rows = castle_table(args.matches, args.iterations or ITERATIONS["murdercastle"],
+                            args.jobs, args.searched or args.matches, args.holmes_iterations)
+        out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        out.write_text(json.dumps(rows, indent=2))
+        print(f"results: {out}")
+        return
     rows = []
     print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s")
     with multiprocessing.Pool(args.jobs) as pool:

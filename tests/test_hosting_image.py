@@ -44,6 +44,7 @@ def test_runtime_stage_has_no_build_tools_or_tests(image):
     files = dockerfile_check.runtime_files(builder.copied[stages[-1].name])
     assert any(f.endswith("parlour/rules/v1/rules_pb2.py") for f in files)
     assert not any("/site-packages/grpc_tools/" in f for f in files)
+    assert not any(f"/site-packages/{tool}/" in f for f in files for tool in ("pip", "hatchling"))
     assert not any("/games/isayholmes/tests/" in f for f in files)
     assert int(contract["USER"][0].split(":")[0]) > 0
     assert len(stages) >= 2 and stages[0].base == stages[-1].base
@@ -129,3 +130,65 @@ def test_compose_builds_once_and_checks_every_role():
     for game in playable_games():
         assert services[game.name]["command"] == ["serve-rules", game.name]
         assert f"{game.name}={game.name}:50051" in routes
+
+
+def test_compose_valkey_never_evicts():
+    """Issue 26 (hosts): compose's Valkey runs with `maxmemory-policy noeviction`, as
+    deploy/README.md ("Sizing Redis") requires of every Redis parlour uses."""
+    command = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]["redis"]
+    words = command["command"]
+    assert words[words.index("--maxmemory-policy") + 1] == "noeviction"
+
+
+#: What the runtime stage may add to the base image (measured 121 MB: grpcio, cryptography,
+#: uvloop, protovalidate, redis, pydantic, the web relay and parlour itself).
+RUNTIME_MB_CEILING = 150
+
+
+def test_runtime_stage_stays_small(image):
+    """Issue 26 (hosts): the runtime stage adds the installed venv alone, under a ceiling."""
+    _, builder, stages, _ = image
+    files = [Path(f) for f in dockerfile_check.runtime_files(builder.copied[stages[-1].name])]
+    assert 50 < dockerfile_check.megabytes(files) < RUNTIME_MB_CEILING
+
+
+def test_dockerignore_keeps_the_context_to_the_sources():
+    """Issue 26 (hosts): the build context has the sources the wheel is built from and none
+    of .venv, node_modules, caches, generated code or the games' tests."""
+    files = [p.relative_to(ROOT).as_posix()
+             for p in dockerfile_check.DockerIgnore.of(ROOT).files(ROOT)]
+    for needed in ("pyproject.toml", "hatch_build.py", "tools/validate_proto.py",
+                   "protos/parlour/gateway/v1/gateway.proto", "services/parlour/cli.py",
+                   "gateway/parlour/gateway/server.py", "clients/parlour/client/client.py"):
+        assert needed in files
+    assert "clients/web/dist/index.html" in files  # the wheel ships the browser client
+    left_out = (".venv/", "node_modules/", "__pycache__/", "_pb2.py", ".git/", "clients/web/src")
+    assert not [f for f in files if any(part in f for part in left_out)]
+    assert not [f for f in files if "/games/" in f and "/tests/" in f]
+    assert not [f for f in files if f.startswith(("tests/", "docs/", "bench/"))]
+    sizes = dockerfile_check.megabytes([ROOT / f for f in files])
+    assert sizes < 10
+
+
+def test_dockerignore_rules_are_dockers():
+    """Issue 26 (hosts): the last matching rule decides, a rule on a folder covers what is in
+    it, `!` lets a path back in, `*` stays in one folder and `**` spans any number."""
+    rules = dockerfile_check.DockerIgnore("*\n!src\n**/cache\nsrc/*.tmp\n!src/keep.tmp\n")
+    assert rules.ignored("README.md") and rules.ignored("docs/a.md")
+    assert not rules.ignored("src/a.py") and not rules.ignored("src/deep/b.py")
+    assert rules.ignored("src/deep/cache/x") and rules.ignored("src/cache")
+    assert rules.ignored("src/x.tmp") and not rules.ignored("src/deep/x.tmp")
+    assert not rules.ignored("src/keep.tmp")
+    assert rules.may_let_in_below("src") and not rules.may_let_in_below("docs")
+    assert rules.ignored("other/src/a.py")
+
+
+def test_copy_of_what_the_context_leaves_out_fails(tmp_path):
+    """Issue 26 (hosts): as `docker build` would, a COPY of an ignored path is an error."""
+    (tmp_path / ".dockerignore").write_text("*\n!kept\n")
+    (tmp_path / "kept").write_text("x")
+    (tmp_path / "dropped").write_text("y")
+    builder = dockerfile_check.Builder(tmp_path / "scratch", context=tmp_path)
+    assert builder.copy(["kept", "/app/"], tmp_path / "scratch")
+    with pytest.raises(ValueError, match="not in the build context"):
+        builder.copy(["dropped", "/app/"], tmp_path / "scratch")

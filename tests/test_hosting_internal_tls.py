@@ -28,6 +28,7 @@ from parlour.launcher import Process, wait_serving
 from parlour.rpc import pki
 from parlour.rpc.tls import InternalTls
 from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
+from parlour.settings import InternalTlsSettings, load
 from parlour.store.server import EmbeddedRedis, free_port
 
 GAME = "tinycards"
@@ -62,6 +63,13 @@ def mount(secret: dict, root: Path) -> Path:
 
 def tls_env(folder: Path) -> dict[str, str]:
     return {f"PARLOUR_INTERNAL_TLS_{k}": str(folder / v) for k, v in TLS_ENV.items()}
+
+
+def internal_tls(env: dict[str, str]) -> InternalTls:
+    """The identity a process with `env` presents (through the settings it would load)."""
+    identity = load(InternalTlsSettings, env).internal_tls()
+    assert identity is not None
+    return identity
 
 
 def health(address: str, timeout: float = 5) -> int:
@@ -126,7 +134,7 @@ class Deployed:
 
     def start(self) -> Deployed:
         self.rules = self.spawn("rules", ["serve-rules", GAME], {})
-        identity = InternalTls.from_env(tls_env(self.mounts["gateway"]))
+        identity = internal_tls(tls_env(self.mounts["gateway"]))
         self.rules.credentials = identity.channel_credentials()
         self.rules.options = identity.channel_options()
         wait_serving(self.rules)
@@ -305,9 +313,9 @@ async def test_rotation_with_a_kept_ca_keeps_old_and_new_pods_trusting_each_othe
     assert certs[0] != certs[1]
 
     async def describes(rules: str, gateway: str) -> bool:
-        tls = InternalTls.from_env(runs[rules]["rules"])
+        tls = internal_tls(runs[rules]["rules"])
         server, port, _, watcher = await rules_server.start(get_game(GAME), store, tls=tls)
-        caller = InternalTls.from_env(runs[gateway]["gateway"])
+        caller = internal_tls(runs[gateway]["gateway"])
         try:
             async with rules_channel_to(port, caller) as channel:
                 stub = rules_service_pb2_grpc.RulesServiceStub(channel)

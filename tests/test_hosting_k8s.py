@@ -276,3 +276,16 @@ def test_network_policy_admits_probes_to_the_health_port_only(rendered):
     assert "health" in open_to_all and "grpc" not in open_to_all
     gateway = policies["gateway-public"]["spec"]["ingress"]
     assert "health" in [p["port"] for r in gateway for p in r["ports"]]
+
+
+def test_render_takes_an_overlay_by_name_or_by_path(capsys):
+    """Issue 26 (hosts): `tools/k8s.py render prod` and `render deploy/k8s/overlays/prod` (as
+    the tree shows it) print the same objects; an unknown overlay is one line naming both."""
+    printed = []
+    for name in ("prod", "deploy/k8s/overlays/prod", str(k8s.OVERLAYS / "prod")):
+        assert k8s.main(["render", name]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] == printed[2]
+    assert yaml.safe_load_all(printed[0])
+    with pytest.raises(SystemExit, match="no overlay 'staging'; known: dev, prod"):
+        k8s.main(["render", "staging"])

@@ -16,7 +16,8 @@ from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.launcher import LocalStack, redacted
-from parlour.rpc.tls import RULES_SERVER_NAME, make_throwaway_pki
+from parlour.rpc.pki import make_throwaway_pki
+from parlour.rpc.tls import RULES_SERVER_NAME
 from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
 
 NAME = [("grpc.ssl_target_name_override", RULES_SERVER_NAME)]

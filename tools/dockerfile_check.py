@@ -4,7 +4,8 @@
 
 Every stage shares one scratch root standing in for `/` (so the build stage's
 virtual environment keeps its paths when the runtime stage copies it). Each
-COPY copies from the repository, each RUN runs under /bin/sh with the stage's
+COPY copies from the build context (the repository less what .dockerignore
+leaves out, by Docker's rules), each RUN runs under /bin/sh with the stage's
 ENV, absolute paths in ENV, WORKDIR and COPY placed under the scratch root. To
 keep that faithful, a RUN line may name paths only through ENV variables.
 
@@ -13,7 +14,8 @@ an ENTRYPOINT, nothing of the build tools or tests among what the runtime
 stage copied, and every server role (`parlour serve-rules <game>` for every
 registered game, `parlour serve-gateway`) starting from the installed
 environment alone, reaching SERVING against a real Redis and draining on
-SIGTERM. A package missing from `parlour[server]` fails here.
+SIGTERM (each logging its drain). A package missing from `parlour[server]` fails here.
+It prints the build context's size and what the runtime stage adds to the base image.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
+DOCKERIGNORE = ROOT / ".dockerignore"
 PINNED = re.compile(r"(@sha256:[0-9a-f]{64}|:\d+\.\d+\.\d+[\w.-]*)$")
 FORBIDDEN_IN_RUNTIME = ("grpc_tools", "pytest", "_pytest", "hypothesis", "ruff", "pyinstrument")
 
@@ -106,6 +109,72 @@ def env_pairs(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def _pattern(text: str) -> re.Pattern:
+    """A .dockerignore pattern (Go filepath.Match, plus `**` for any number of folders)."""
+    parts = re.split(r"(\*\*/?|\*|\?|\[[^\]]*\])", text.strip("/"))
+    regex = ""
+    for part in parts:
+        if part.startswith("**"):
+            regex += "(.*/)?" if part.endswith("/") else ".*"
+        elif part == "*":
+            regex += "[^/]*"
+        elif part == "?":
+            regex += "[^/]"
+        elif part.startswith("["):
+            regex += part.replace("[^", "[!").replace("[!", "[^")
+        else:
+            regex += re.escape(part)
+    return re.compile(regex + "$")
+
+
+class DockerIgnore:
+    """The rules of a .dockerignore: the last pattern matching a path or one of its folders
+    decides; `!` lets a path back in."""
+
+    def __init__(self, text: str) -> None:
+        self.rules: list[tuple[bool, re.Pattern, str]] = []
+        for line in text.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                keep = line.startswith("!")
+                literal = os.path.normpath(line.removeprefix("!")).lstrip("/")
+                self.rules.append((keep, _pattern(literal), literal))
+
+    @classmethod
+    def of(cls, context: Path) -> DockerIgnore:
+        file = context / ".dockerignore"
+        return cls(file.read_text() if file.exists() else "")
+
+    def ignored(self, rel: str) -> bool:
+        """Whether the context path `rel` (posix, relative) is left out."""
+        prefixes = [rel] + ["/".join(rel.split("/")[:i]) for i in range(1, rel.count("/") + 1)]
+        out = False
+        for keep, pattern, _ in self.rules:
+            if any(pattern.match(p) for p in prefixes):
+                out = not keep
+        return out
+
+    def may_let_in_below(self, rel: str) -> bool:
+        """Whether some `!` rule could let back in a path under the folder `rel`."""
+        return any(keep and literal.startswith(f"{rel}/") for keep, _, literal in self.rules)
+
+    def files(self, context: Path) -> list[Path]:
+        """Every file of the build context."""
+        found = []
+        for folder, dirs, names in os.walk(context):
+            base = Path(folder).relative_to(context).as_posix()
+            base = "" if base == "." else f"{base}/"
+            dirs[:] = [d for d in dirs if not self.ignored(base + d)
+                       or self.may_let_in_below(base + d)]
+            found += [Path(folder) / n for n in names if not self.ignored(base + n)]
+        return found
+
+
+def megabytes(paths: list[Path]) -> float:
+    """The size of these files in MB (10^6 bytes), symlinks not followed."""
+    return sum(p.lstat().st_size for p in paths) / 1e6
+
+
 class Builder:
     """Runs a Dockerfile's stages in a scratch root."""
 
@@ -117,6 +186,7 @@ class Builder:
         (self.shim / "python").symlink_to(sys.executable)
         self.copied: dict[str, list[Path]] = {}
         self.envs: dict[str, dict[str, str]] = {}
+        self.ignore = DockerIgnore.of(context)
 
     def place(self, path: str) -> str:
         """An absolute image path under the scratch root; other values unchanged."""
@@ -162,26 +232,25 @@ class Builder:
                 placed.append(target)
                 continue
             origin = self.context / source
+            rel = os.path.normpath(source)
+            if self.ignore.ignored(rel) and not (
+                origin.is_dir() and self.ignore.may_let_in_below(rel)
+            ):
+                raise ValueError(f"COPY {source}: not in the build context (.dockerignore)")
             into = target
             if origin.is_file() and (len(sources) > 1 or dest.endswith("/")):
                 into = target / origin.name
             into.parent.mkdir(parents=True, exist_ok=True)
             if origin.is_dir():
-                shutil.copytree(origin, into, dirs_exist_ok=True, ignore=_not_sources)
+                for file in self.ignore.files(self.context):
+                    if file.is_relative_to(origin):
+                        placed_file = into / file.relative_to(origin)
+                        placed_file.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copy2(file, placed_file)
             else:
                 shutil.copy2(origin, into)
             placed.append(into)
         return placed
-
-
-def _not_sources(directory: str, names: list[str]) -> list[str]:
-    """What a clean checkout (and .dockerignore) would not have: caches and generated code."""
-    return [
-        n
-        for n in names
-        if n in ("__pycache__", ".pytest_cache", ".venv", "node_modules")
-        or n.endswith(("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"))
-    ]
 
 
 def check_contract(stages: list[Stage]) -> dict[str, list[str]]:
@@ -271,6 +340,9 @@ def start_roles(env: dict[str, str], entrypoint: list[str], redis_url: str) -> l
             proc.stop()
             if proc.popen.returncode != 0:
                 raise ValueError(f"{proc.name} exited {proc.popen.returncode} on SIGTERM")
+            logged = [json.loads(line) for line in proc.popen.stderr.read().splitlines()]
+            if not any(entry.get("msg") == "draining" for entry in logged):
+                raise ValueError(f"{proc.name} logged no drain line on SIGTERM")
         return [proc.name for proc, _ in started]
     finally:
         for proc, _ in started:
@@ -308,6 +380,10 @@ def main() -> int:
         with EmbeddedRedis() as redis:
             roles = start_roles(builder.envs[stages[-1].name], contract["ENTRYPOINT"], redis.url)
         print(f"image steps ran; roles serving from the runtime stage: {', '.join(roles)}")
+        context = megabytes(DockerIgnore.of(ROOT).files(ROOT))
+        runtime = megabytes([Path(f) for f in runtime_files(builder.copied[stages[-1].name])])
+        print(f"build context {context:.1f} MB (.dockerignore applied); the runtime stage adds "
+              f"{runtime:.1f} MB to {stages[-1].base}")
         return 0
     except (ValueError, subprocess.CalledProcessError) as error:
         print(f"dockerfile check failed: {error}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """The Kubernetes manifests under deploy/k8s: generate the per-game part, render, validate.
 
     python tools/k8s.py generate          rules.yaml + routes.env from games.txt and the template
-    python tools/k8s.py render OVERLAY    print the rendered overlay (dev, prod)
+    python tools/k8s.py render OVERLAY    print the rendered overlay (dev, prod, or its path)
     python tools/k8s.py check             every overlay renders, validates against the
                                           Kubernetes schemas offline, serves every game
 
@@ -337,17 +337,27 @@ def check() -> list[str]:
     return issues
 
 
-def main() -> int:
+def overlay_dir(name: str) -> Path:
+    """An overlay by name (`prod`) or by path (`deploy/k8s/overlays/prod`: from here or from
+    the repository root)."""
+    for candidate in (OVERLAYS / name, Path(name).resolve(), (ROOT / name).resolve()):
+        if candidate.parent == OVERLAYS and (candidate / "kustomization.yaml").exists():
+            return candidate
+    known = ", ".join(sorted(p.name for p in OVERLAYS.iterdir() if p.is_dir()))
+    raise SystemExit(f"k8s.py: no overlay {name!r}; known: {known} (or their paths)")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("generate")
     sub.add_parser("render").add_argument("overlay")
     sub.add_parser("check")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     if options.command == "generate":
         generate()
     elif options.command == "render":
-        print(yaml.safe_dump_all(render(OVERLAYS / options.overlay), sort_keys=False), end="")
+        print(yaml.safe_dump_all(render(overlay_dir(options.overlay)), sort_keys=False), end="")
     else:
         issues = check()
         for issue in issues:

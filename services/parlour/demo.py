@@ -13,7 +13,6 @@ from parlour.client.bots import play_random_match
 from parlour.engine.v1 import platform_pb2
 from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.launcher import LocalStack, redacted
 
 #: Matches the demo plays instead of one with the defaults: (mode, options, seats or 0).
 DEMO_MATCHES = {"murdercastle": [
@@ -132,18 +131,31 @@ async def timer_demo(address: str, game: str, seed: int) -> int:
     return 0 if len(at_version) == 1 else 1
 
 
-def run_demo(games: list[str], seed: int, lines: int) -> int:
-    """Start the stack, play every game, stop the stack; returns a process exit code."""
-    print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate processes…")
-    with LocalStack(games) as stack:
-        print(f"gateway {stack.address}; Redis {redacted(stack.redis_url)}")
-        failures = asyncio.run(play_all(stack.address, games, seed, lines))
-        failures += asyncio.run(timer_demo(stack.address, games[0], seed))
-    print(
-        "\nAll processes stopped." + (f" {failures} match(es) did not finish!" if failures else "")
-    )
+def run_demo(games: list[str], seed: int, lines: int, gateway: str | None = None) -> int:
+    """Play every game through `gateway`, or start a stack, play, stop it; returns a process
+    exit code."""
+    if gateway:
+        print(f"Playing through the gateway at {gateway}…")
+        failures = play_through(gateway, games, seed, lines)
+    else:
+        from parlour.launcher import LocalStack, redacted
+
+        print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate "
+              "processes…")
+        with LocalStack(games) as stack:
+            print(f"gateway {stack.address}; Redis {redacted(stack.redis_url)}")
+            failures = play_through(stack.address, games, seed, lines)
+        print("\nAll processes stopped.")
+    if failures:
+        print(f"{failures} match(es) did not finish!")
     print(HOW_TO_PLAY.format(game="isayholmes" if "isayholmes" in games else games[0]))
     return 1 if failures else 0
+
+
+def play_through(address: str, games: list[str], seed: int, lines: int) -> int:
+    """Every game's matches, then the timed one; returns how many went wrong."""
+    failures = asyncio.run(play_all(address, games, seed, lines))
+    return failures + asyncio.run(timer_demo(address, games[0], seed))
 
 
 HOW_TO_PLAY = """
@@ -151,4 +163,4 @@ Now play yourself, against bots or friends:
   in this terminal:  .venv/bin/parlour play {game} --bots 2
   in a browser:      .venv/bin/parlour up    then open the web address it prints
                      (http://127.0.0.1:8080/ unless --web-port says otherwise)
-  join a match:      .venv/bin/parlour play --join MATCH --gateway ADDR"""
+  join a match:      .venv/bin/parlour play --join MATCH --gateway 127.0.0.1:50051"""

@@ -21,7 +21,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from parlour.rpc.tls import InternalTls, ThrowawayPki, make_throwaway_pki
+from parlour.rpc.pki import ThrowawayPki, make_throwaway_pki
+from parlour.rpc.tls import InternalTls
+from parlour.settings import InternalTlsSettings, load
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
 
 
@@ -109,8 +111,7 @@ class LocalStack:
     def start(self) -> LocalStack:
         """Start everything and wait until every server reports SERVING."""
         self.redis_url = self.redis_url or configured_url() or ""
-        configured_tls = {**os.environ, **self.env}.get("PARLOUR_INTERNAL_TLS_CA")
-        if not configured_tls and self.pki is None:
+        if self.child_tls().internal_tls_ca is None and self.pki is None:
             self.certs_dir = tempfile.mkdtemp(prefix="parlour-certs-")
             self.pki = make_throwaway_pki(self.certs_dir)
         if not self.redis_url:
@@ -170,7 +171,11 @@ class LocalStack:
         """The identity that rules ports accept: the gateway's."""
         if self.pki is not None:
             return self.pki.gateway_identity()
-        return InternalTls.from_env({**os.environ, **self.env})
+        return self.child_tls().internal_tls()
+
+    def child_tls(self) -> InternalTlsSettings:
+        """The internal TLS settings the children read (this environment and `env`)."""
+        return load(InternalTlsSettings, {**os.environ, **self.env})
 
     def spawn(
         self,

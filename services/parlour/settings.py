@@ -1,20 +1,22 @@
-"""Every server setting, read from PARLOUR_* environment variables and checked at start.
+"""Every setting, read from PARLOUR_* environment variables and checked at start.
 
-A bad value stops the process before it serves, with one line naming the variable
-(`BadSetting`); the README's settings table lists the same variables.
+Nothing else in parlour reads the environment: each part loads the model it needs
+(`load`), and a bad value stops the process before it serves, with one line naming the
+variable (`BadSetting`); the README's settings table lists the same variables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Mapping
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, FilePath, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from parlour.rpc.tls import InternalTls
+from parlour.rpc.tls import RULES_SERVER_NAME, InternalTls
 
-S = TypeVar("S", bound=BaseSettings)
+PREFIX = "PARLOUR_"
 Seconds = Annotated[float, Field(gt=0)]
 Port = Annotated[int, Field(ge=0, le=65535)]
 
@@ -33,51 +35,40 @@ def address_ok(value: str) -> str:
     return value
 
 
-class ServerSettings(BaseSettings):
-    """What every server reads."""
+class Settings(BaseSettings):
+    """PARLOUR_<FIELD> variables; empty ones count as unset."""
 
     model_config = SettingsConfigDict(
-        env_prefix="PARLOUR_", extra="ignore", frozen=True, env_ignore_empty=True
+        env_prefix=PREFIX, extra="ignore", frozen=True, env_ignore_empty=True
     )
 
-    redis_url: str = Field(min_length=1)
-    address: str = "127.0.0.1:0"
-    metrics_port: Port | None = None
-    metrics_addr: str = "127.0.0.1"
-    health_port: Port | None = None
-    health_addr: str = Field("127.0.0.1", min_length=1, pattern=r"^\S+$")
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+
+S = TypeVar("S", bound=Settings)
+
+
+class ChannelSettings(Settings):
+    """What every process that keeps gRPC connections reads."""
+
     keepalive_seconds: Seconds = 20.0
-    drain_seconds: Annotated[float, Field(ge=0)] = 5.0
-    internal_tls_ca: FilePath | None = None
-    internal_tls_cert: FilePath | None = None
-    internal_tls_key: FilePath | None = None
-    internal_tls_server_name: str = "parlour-rules"
+
+
+class RetentionSettings(Settings):
+    """How long Redis keeps matches (parlour.store.retention)."""
+
     finished_retention_seconds: Annotated[int, Field(ge=0)] = 86_400
     abandoned_after_seconds: Annotated[int, Field(ge=0)] = 7 * 86_400
 
-    @field_validator("log_level", mode="before")
-    @classmethod
-    def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
 
-    @field_validator("address")
-    @classmethod
-    def _address(cls, value: str) -> str:
-        return address_ok(value)
+class InternalTlsSettings(Settings):
+    """Mutual TLS on the internal hop (gateway -> rules): all three files, or none."""
 
-    @model_validator(mode="after")
-    def _health_port_apart(self) -> ServerSettings:
-        port = int(self.address.rpartition(":")[2])
-        if self.health_port and self.health_port in (port, self.metrics_port):
-            raise ValueError(
-                f"PARLOUR_HEALTH_PORT {self.health_port} is already the gRPC or metrics port "
-                "(the health port serves only grpc.health.v1, in plaintext)"
-            )
-        return self
+    internal_tls_ca: FilePath | None = None
+    internal_tls_cert: FilePath | None = None
+    internal_tls_key: FilePath | None = None
+    internal_tls_server_name: str = RULES_SERVER_NAME
 
     @model_validator(mode="after")
-    def _internal_tls_complete(self) -> ServerSettings:
+    def _internal_tls_complete(self) -> InternalTlsSettings:
         parts = (self.internal_tls_ca, self.internal_tls_cert, self.internal_tls_key)
         if any(parts) and not all(parts):
             raise ValueError(
@@ -98,6 +89,50 @@ class ServerSettings(BaseSettings):
         )
 
 
+class HealthSettings(Settings):
+    """Where a server listens, as its container healthcheck (parlour.rpc.probe) needs it."""
+
+    address: str = "127.0.0.1:0"
+    health_port: Port | None = None
+    health_addr: str = Field("127.0.0.1", min_length=1, pattern=r"^\S+$")
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        return address_ok(value)
+
+
+class HostSettings(Settings):
+    """What the host's tools read (`parlour match`, `parlour up`)."""
+
+    redis_url: str = ""
+
+
+class ServerSettings(HealthSettings, ChannelSettings, RetentionSettings, InternalTlsSettings):
+    """What every server reads."""
+
+    redis_url: str = Field(min_length=1)
+    metrics_port: Port | None = None
+    metrics_addr: str = "127.0.0.1"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    drain_seconds: Annotated[float, Field(ge=0)] = 5.0
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _health_port_apart(self) -> ServerSettings:
+        port = int(self.address.rpartition(":")[2])
+        if self.health_port and self.health_port in (port, self.metrics_port):
+            raise ValueError(
+                f"PARLOUR_HEALTH_PORT {self.health_port} is already the gRPC or metrics port "
+                "(the health port serves only grpc.health.v1, in plaintext)"
+            )
+        return self
+
+
 class RulesSettings(ServerSettings):
     """A rules service's settings."""
 
@@ -106,14 +141,30 @@ class RulesSettings(ServerSettings):
     timer_poll_seconds: Seconds = 0.1
 
 
-def load(kind: Callable[[], S]) -> S:
-    """The settings from the environment (`kind()`), or BadSetting naming each bad variable."""
+@functools.cache
+def _only_given(kind: type[S]) -> type[S]:
+    """`kind`, reading nothing but the values it is given (not the process environment)."""
+
+    class Given(kind):  # type: ignore[valid-type,misc]
+        @classmethod
+        def settings_customise_sources(cls, settings_cls, init_settings, **others):
+            return (init_settings,)
+
+    return Given
+
+
+def load(kind: type[S], environ: Mapping[str, str] | None = None) -> S:
+    """The settings from the environment (or from `environ`, e.g. a child process's),
+    or BadSetting naming each bad variable."""
     try:
-        return kind()
+        if environ is None:
+            return kind()
+        given = {name: environ.get(PREFIX + name.upper()) for name in kind.model_fields}
+        return _only_given(kind)(**{name: value for name, value in given.items() if value})
     except ValidationError as error:
         problems = []
         for item in error.errors():
             where = "_".join(str(p) for p in item["loc"]).upper()
             message = item["msg"].removeprefix("Value error, ")
-            problems.append(f"PARLOUR_{where}: {message}" if where else message)
+            problems.append(f"{PREFIX}{where}: {message}" if where else message)
         raise BadSetting("; ".join(problems)) from None

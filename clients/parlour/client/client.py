@@ -27,6 +27,9 @@ from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
 #: Codes after which a stream is reopened from where it was.
 RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
+#: What gRPC reports, in place of the server's status, when a write meets a stream the
+#: server has just ended (the server's status is lost: grpc/grpc's aio `_write`).
+LOST_STATUS = "Internal error from Core"
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -320,9 +323,7 @@ class Seat:
         )
         if expected_version is not None:
             request.expected_version = expected_version
-        return await self.client.stub.SubmitAction(
-            request, metadata=self.metadata, timeout=timeout
-        )
+        return await self.client.stub.SubmitAction(request, metadata=self.metadata, timeout=timeout)
 
     def events(self, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
         """This seat's event stream from a sequence, resumed after disconnects."""
@@ -376,7 +377,10 @@ class Session:
     once and each ack and event is received once. Actions go out only once the server
     has accepted the session (its `opened` message arrived): writing them while the
     server refuses the open would make gRPC report its own INTERNAL error instead of
-    the server's status, which `receive` raises as it is.
+    the server's status. The server can still end an open session while actions are
+    being written (a revoked token, a draining gateway), and gRPC then loses its status
+    the same way: the session reopens, and the server, refusing or accepting the open
+    before any action is written, says again what happened (`receive` raises that).
     """
 
     def __init__(self, seat: Seat, after: int) -> None:
@@ -402,7 +406,7 @@ class Session:
         self._outbox = outbox
         self._accepted = asyncio.Event()
         self.call = self.seat.client.stub.Play(
-            _requests(opening, self._accepted, outbox), metadata=self.seat.metadata
+            _Requests(opening, self._accepted, outbox), metadata=self.seat.metadata
         )
 
     def send(self, action: any_pb2.Any | Message, request_id: str | None = None) -> str:
@@ -437,7 +441,8 @@ class Session:
                 message = await self.call.read()
             except grpc.aio.AioRpcError as error:
                 self._failures += 1
-                if error.code() not in RESUMABLE or self._failures > backoff.attempts:
+                lost = error.code() == grpc.StatusCode.INTERNAL and error.details() == LOST_STATUS
+                if not (lost or error.code() in RESUMABLE) or self._failures > backoff.attempts:
                     raise
                 await asyncio.sleep(backoff.delay(self._failures))
                 self._open()
@@ -480,9 +485,26 @@ class Session:
         self.call.cancel()
 
 
-async def _requests(opening: gw.PlayRequest, accepted: asyncio.Event, outbox: asyncio.Queue):
-    """The open message, then (once the server accepted it) the queued actions."""
-    yield opening
-    await accepted.wait()
-    while (item := await outbox.get()) is not None:
-        yield item
+class _Requests:
+    """The open message, then (once the server accepted it) the queued actions until None.
+
+    An iterator, not an async generator: grpc may drop it while it waits, and a dropped
+    generator is closed by the event loop, which fails ("already running") mid-wait."""
+
+    def __init__(self, opening: gw.PlayRequest, accepted: asyncio.Event, outbox: asyncio.Queue):
+        self.opening: gw.PlayRequest | None = opening
+        self.accepted = accepted
+        self.outbox = outbox
+
+    def __aiter__(self) -> _Requests:
+        return self
+
+    async def __anext__(self) -> gw.PlayRequest:
+        if self.opening is not None:
+            opening, self.opening = self.opening, None
+            return opening
+        await self.accepted.wait()
+        item = await self.outbox.get()
+        if item is None:
+            raise StopAsyncIteration
+        return item

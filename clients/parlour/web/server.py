@@ -23,7 +23,9 @@ from parlour.client.strategies import STRATEGIES
 from parlour.client.table import start_bots
 from parlour.web.connect import PATH, GatewayConnectApp, GatewayRelay
 
-DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
+#: The web client's bundle: in the package when installed from a wheel, else the tree's.
+_PACKAGED = Path(__file__).resolve().parent / "dist"
+DIST = _PACKAGED if _PACKAGED.is_dir() else Path(__file__).resolve().parents[2] / "web" / "dist"
 MATCH_NAME = re.compile(r"^matches/[0-9a-f]{1,64}$")
 MAX_BOT_PROCESSES = 32
 

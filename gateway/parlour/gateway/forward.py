@@ -89,7 +89,11 @@ class ForwardCalls(Edge):
         response = await self.router.call(
             viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10)
         )
-        reply = gw.GetViewResponse(view=response.view, progress=public.progress(response.progress))
+        reply = gw.GetViewResponse(
+            view=response.view,
+            progress=public.progress(response.progress),
+            table=public.table(response.table),
+        )
         if viewer.seat is not None:
             reply.seat = viewer.seat
         return reply

@@ -1,9 +1,9 @@
 """The public messages the gateway answers with, built from the rules services' internal ones.
 
 The public API (parlour.gateway.v1) defines its own GameInfo, MatchProgress, ActResult,
-Outcome and SeedAudit so that it imports nothing internal. Each has the rules service's
-wire layout (tests/test_api_contracts.py checks it), so they convert by bytes; GameInfo
-adds complete type URLs.
+Outcome, SeedAudit, TableText and Variant so that it imports nothing internal. Each has
+the rules service's (or the engine's) wire layout (tests/test_api_contracts.py checks
+it), so they convert by bytes; GameInfo adds complete type URLs.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ def progress(message: rules.MatchProgress | bytes) -> gw.MatchProgress:
 def act_result(result: rules.ActResult) -> gw.ActResult:
     """Public ActResult from the internal one."""
     return same_layout(result, gw.ActResult)
+
+
+def table(text: Message) -> gw.TableText:
+    """Public TableText from the engine's (a rules service's GetView answer)."""
+    return same_layout(text, gw.TableText)
 
 
 def game_info(info: rules.GameInfo) -> gw.GameInfo:

@@ -130,10 +130,7 @@ async def serve(config: GatewayConfig) -> None:
         },
     )
     serving.tune_gc()
-    await serving.run_until_stopped(
-        gateway.server, gateway.health, gateway.drain, config.drain_seconds, health_port
-    )
-    await gateway.stop(0)
+    await serving.run_until_stopped(gateway.health, gateway.drain, config.drain_seconds)
 
 
 def main() -> None:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import abc
+import importlib
+import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from types import ModuleType
 from typing import Any, ClassVar
 
 from google.protobuf.message import Message
 
 from parlour.engine.rng import Rng
+from parlour.engine.v1.table_pb2 import TableText
 
 
 class IllegalAction(Exception):
@@ -60,6 +65,16 @@ class Emitted:
 
 
 @dataclass(frozen=True, slots=True)
+class Variant:
+    """One way to play a game (standard, a variant, an expansion, a solo mode): a stable
+    name, a title and the Options that select it; its seats come from `Game.seat_range`."""
+
+    name: str
+    display_name: str
+    options: Message
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """A finished game: a score per seat and the winning seats."""
 
@@ -76,6 +91,12 @@ class Game(abc.ABC):
     `apply` atomic, so `apply` may mutate its state and raise half-way.
     Every State message has a `uint32 seats` field (the seat count) and a
     `uint64 rng` field holding the seeded RNG (see parlour.engine.rng).
+
+    By convention a game folder `parlour.games.<name>` holds its messages in
+    `v1/<name>_pb2` (Options, State, Action, Event, View: the five *_type attributes are
+    taken from there), its words in `text.py` (describe_action, describe_event,
+    label_actions, describe_view) and its Catalogue message in
+    `catalogue_proto.catalogue_message()`.
     """
 
     name: ClassVar[str]
@@ -100,6 +121,29 @@ class Game(abc.ABC):
     #: Every Decision.kind it can owe, with a one-line description for clients.
     decision_kinds: ClassVar[Mapping[str, str]]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__ and "state_type" not in cls.__dict__:
+            messages = importlib.import_module(f"parlour.games.{cls.name}.v1.{cls.name}_pb2")
+            cls.options_type = messages.Options
+            cls.state_type = messages.State
+            cls.action_type = messages.Action
+            cls.event_type = messages.Event
+            cls.view_type = messages.View
+
+    def _module(self, name: str) -> ModuleType:
+        return importlib.import_module(f"parlour.games.{self.name}.{name}")
+
+    @cached_property
+    def text(self) -> ModuleType:
+        """The game's words: its `text` module."""
+        return self._module("text")
+
+    @property
+    def _words(self) -> ModuleType | None:
+        # TODO(lead): drop once every game folder has its text.py (issue 27 item 1)
+        return self.text if importlib.util.find_spec(f"parlour.games.{self.name}.text") else None
+
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> Message:
         """Options used when a match is created without any."""
@@ -113,6 +157,11 @@ class Game(abc.ABC):
         """The seat counts a match with these options takes (a mode may narrow the game's
         `min_seats`..`max_seats`, which covers every mode)."""
         return self.min_seats, self.max_seats
+
+    def variants(self) -> Sequence[Variant]:
+        """Every way to play the game, published in GameInfo and given a playthrough each;
+        default: the standard game alone."""
+        return [Variant("standard", self.display_name, self.default_options(self.min_seats))]
 
     def seat_count(self, state: Message) -> int:
         """How many seats the match has."""
@@ -158,18 +207,36 @@ class Game(abc.ABC):
         return None
 
     # -- what clients are told: the words and the components ------------------
-    @abc.abstractmethod
     def catalogue(self) -> Message:
         """The game's components (cards, rooms, tiles with names and printed values) as the
         game's Catalogue message, published to clients by DescribeGame."""
+        return self._catalogue
 
-    @abc.abstractmethod
+    @cached_property
+    def _catalogue(self) -> Message:
+        return self._module("catalogue_proto").catalogue_message()
+
     def describe_action(self, action: Message) -> str:
-        """One line naming a legal action, shown to clients as its label."""
+        """One line naming an action out of context (logs, undo and timeout notices)."""
+        return self.text.describe_action(action)
 
-    @abc.abstractmethod
     def describe_event(self, event: Message) -> str:
-        """One line telling an event to the seats that may see it (sent with the event)."""
+        """One line telling an event, past tense, seats as "{seat:N}" (parlour.engine.text);
+        sent with the event to the seats that may see it."""
+        return self.text.describe_event(event)
+
+    def label_actions(self, state: Message, seat: int, actions: Sequence[Message]) -> list[str]:
+        """The labels of `seat`'s legal actions, as that seat sees the table: written from
+        its View alone (so they reveal nothing), no two the same."""
+        label = getattr(self._words, "label_actions", None)
+        if label is None:
+            return [self.describe_action(a) for a in actions]
+        return label(self.view(state, seat), seat, actions)
+
+    def describe_view(self, view: Message, seat: int | None) -> TableText:
+        """A View in the rulebook's words (sections of lines), for people."""
+        describe = getattr(self._words, "describe_view", None)
+        return describe(view, seat) if describe is not None else TableText()
 
 
 def copy_message(message: Any) -> Any:

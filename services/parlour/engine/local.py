@@ -7,6 +7,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.registry import get_game
+from parlour.engine.text import table_lines
 
 
 class LocalMatch:
@@ -44,3 +45,12 @@ class LocalMatch:
     def view(self, seat: int | None = None) -> Message:
         """What a seat (None: a spectator) sees."""
         return runtime.view(self.game, self.state, seat)
+
+    def labels(self, seat: int) -> list[str]:
+        """The seat's legal actions in words, in the order of `legal_actions`."""
+        return self.game.label_actions(self.state, seat, self.legal_actions(seat))
+
+    def table(self, seat: int | None = None) -> list[str]:
+        """What a seat (None: a spectator) sees, in the rulebook's words, as lines (seats as
+        "{seat:N}"; `parlour.engine.text.render` writes them out)."""
+        return table_lines(self.game.describe_view(self.view(seat), seat), seat)

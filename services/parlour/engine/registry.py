@@ -44,3 +44,18 @@ def playable_games() -> list[Game]:
     """Real games, or the test games while no real game exists."""
     real = [g for g in games().values() if not g.for_tests]
     return real or list(games().values())
+
+
+class UnknownGame(LookupError):
+    """A game name that no game folder answers to."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown game {name!r}; known: {', '.join(game_modules())}")
+
+
+def known_game(name: str) -> Game:
+    """The registered game called `name`, or UnknownGame (whose message lists the known)."""
+    try:
+        return get_game(name)
+    except KeyError:
+        raise UnknownGame(name) from None

@@ -16,11 +16,16 @@ import grpc
 
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
+from parlour.rpc.errors import unavailable
 
 log = logging.getLogger("parlour.requests")
 
 #: Services that keep answering while draining (probes and tools).
 ALWAYS_SERVED = ("grpc.health.v1.Health", "grpc.reflection.")
+#: The refusal of a call that arrives while the server drains (retryable).
+DRAINING = unavailable(
+    "the server is shutting down; retry (another replica will answer)", "SERVER_DRAINING"
+).grpc_status()
 
 
 class Drain:
@@ -124,10 +129,7 @@ class ServerInterceptor(grpc.aio.ServerInterceptor):
             """Refuse while draining; else count the call and start its log fields."""
             if not seen.exempt:
                 if drain.draining:
-                    await context.abort(
-                        grpc.StatusCode.UNAVAILABLE,
-                        "the server is shutting down; retry (another replica will answer)",
-                    )
+                    await context.abort_with_status(DRAINING)
                 drain.enter()
             seen.started.inc()
             token = request_context.begin(defaults)

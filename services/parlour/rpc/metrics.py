@@ -3,7 +3,18 @@ PARLOUR_METRICS_PORT. Per-call metrics come from the server interceptor."""
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram, start_http_server
+import sys
+
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    start_http_server,
+)
 
 _GRPC = ["grpc_service", "grpc_method", "grpc_type"]
 GRPC_STARTED = Counter("grpc_server_started_total", "RPCs started on the server.", _GRPC)
@@ -57,9 +68,31 @@ SUBSCRIBERS_LAGGING = Counter(
 )
 
 
+#: Every server's families (the interceptor's), and each role's own, by the module whose code
+#: updates them: a process serves the families of the roles it runs, and no zeros of others.
+COMMON = (GRPC_STARTED, GRPC_HANDLED, GRPC_SECONDS, OPEN_STREAMS)
+ROLES = {
+    "parlour.gateway.service": (
+        SUBSCRIBERS, LIVE_MATCHES, RULES_REPLICAS, RULES_LINK_FAILURES, EVENTS_SENT,
+        PLAY_QUEUED, SUBSCRIBERS_LAGGING,
+    ),
+    "parlour.rules.core": (ACTIONS, REFUSALS, ACT_SECONDS, COMMIT_RETRIES),
+}
+
+
+def role_registry() -> CollectorRegistry:
+    """The families of this process's roles (and the process collectors), in a registry of
+    their own; the default registry keeps them all for in-process use."""
+    registry = CollectorRegistry()
+    own = [m for module, group in ROLES.items() if module in sys.modules for m in group]
+    for collector in (*COMMON, *own, PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+        registry.register(collector)
+    return registry
+
+
 def expose(port: int | None, addr: str = "127.0.0.1") -> int | None:
-    """Serve this process's registry as /metrics on `port` (None: not at all)."""
+    """Serve this process's role families as /metrics on `port` (None: not at all)."""
     if port is None:
         return None
-    start_http_server(port, addr=addr)
+    start_http_server(port, addr=addr, registry=role_registry())
     return port

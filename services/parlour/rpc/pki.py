@@ -1,6 +1,10 @@
 """Certificates for the internal hop: a CA, the rules services' server certificate and the
 gateways' client certificate (`parlour certs`, `parlour up`, the tests), as PEM files or as
-Kubernetes TLS Secrets in the shape cert-manager writes (ca.crt, tls.crt, tls.key)."""
+Kubernetes TLS Secrets in the shape cert-manager writes (ca.crt, tls.crt, tls.key).
+
+Not trustme: its leaves carry both client and server use (ours are one role each), its CA
+lasts until the year 3000 (a throwaway one here lasts `days`), and `parlour certs` needs
+this Authority anyway (a kept CA, rotation), so it would be a second certificate maker."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from parlour.rpc.tls import RULES_SERVER_NAME
+from parlour.rpc.tls import RULES_SERVER_NAME, InternalTls
 
 #: The Secrets the manifests mount (deploy/k8s/base): one per role.
 RULES_SECRET = "parlour-rules-tls"
@@ -249,3 +253,66 @@ def kept_authority(directory: Path, days: int = 3650) -> Authority:
     cert.write_bytes(authority.pem.cert)
     write_private(key, authority.pem.key)
     return authority
+
+
+# -- throwaway certificates (`parlour up`, the demo and tests) ------------------------------
+
+
+@dataclass(frozen=True)
+class Issued:
+    """PEM paths of one certificate and its key."""
+
+    cert: str
+    key: str
+
+
+@dataclass(frozen=True)
+class ThrowawayPki:
+    """A fresh CA and the certificates of a local stack, written under one directory."""
+
+    ca: str
+    rules: Issued
+    gateway: Issued
+    public: Issued
+
+    def env_for_rules(self) -> dict[str, str]:
+        return _env(self.ca, self.rules)
+
+    def env_for_gateway(self) -> dict[str, str]:
+        return _env(self.ca, self.gateway)
+
+    def gateway_identity(self) -> InternalTls:
+        """What the gateway presents (used by tools that call rules ports directly)."""
+        return InternalTls.from_paths(self.ca, self.gateway.cert, self.gateway.key)
+
+
+def _env(ca: str, issued: Issued) -> dict[str, str]:
+    return {
+        "PARLOUR_INTERNAL_TLS_CA": ca,
+        "PARLOUR_INTERNAL_TLS_CERT": issued.cert,
+        "PARLOUR_INTERNAL_TLS_KEY": issued.key,
+    }
+
+
+def make_throwaway_pki(directory: str | Path, days: int = 2) -> ThrowawayPki:
+    """A new CA with a rules (server) certificate, a gateway (client) certificate and a
+    public-port certificate for localhost, valid for `days`; keys never leave `directory`."""
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    authority = Authority.create("parlour throwaway CA", days)
+    certs = internal_certificates(authority, days, local=True)
+    public = authority.issue("localhost", SERVER, ["localhost"], days, ("127.0.0.1",))
+
+    def write(stem: str, pem) -> Issued:
+        cert_path, key_path = root / f"{stem}.crt", root / f"{stem}.key"
+        cert_path.write_bytes(pem.cert)
+        write_private(key_path, pem.key)
+        return Issued(str(cert_path), str(key_path))
+
+    (root / "ca.crt").write_bytes(certs.ca)
+    return ThrowawayPki(
+        ca=str(root / "ca.crt"),
+        rules=write("rules", certs.rules),
+        gateway=write("gateway", certs.gateway),
+        public=write("public", public),
+    )

@@ -1,17 +1,19 @@
 """Health probe for containers: `python -m parlour.rpc.probe [host:port]` exits 0 when SERVING.
 
 The address defaults to the plaintext health port when PARLOUR_HEALTH_PORT is set (on
-PARLOUR_HEALTH_ADDR), else to PARLOUR_ADDRESS; a wildcard host is replaced by loopback,
-so the same command works in every role's container healthcheck, mutual TLS or not.
+PARLOUR_HEALTH_ADDR), else to PARLOUR_ADDRESS, read as the server reads them
+(parlour.settings.HealthSettings); a wildcard host is replaced by loopback, so the same
+command works in every role's container healthcheck, mutual TLS or not.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from parlour.settings import HealthSettings, load
 
 
 def local_address(address: str) -> str:
@@ -32,16 +34,16 @@ def check(address: str, timeout: float = 2.0) -> bool:
     return reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
-def probed_address(env: dict[str, str]) -> str:
+def probed_address(settings: HealthSettings) -> str:
     """Where the container healthcheck asks: the health port if there is one."""
-    if env.get("PARLOUR_HEALTH_PORT"):
-        host = env.get("PARLOUR_HEALTH_ADDR") or "127.0.0.1"
-        return local_address(f"{host}:{env['PARLOUR_HEALTH_PORT']}")
-    return local_address(env.get("PARLOUR_ADDRESS", ":50051"))
+    if settings.health_port:
+        return local_address(f"{settings.health_addr}:{settings.health_port}")
+    return local_address(settings.address)
 
 
 def main() -> int:
-    address = local_address(sys.argv[1]) if len(sys.argv) > 1 else probed_address(os.environ)
+    given = sys.argv[1] if len(sys.argv) > 1 else None
+    address = local_address(given) if given else probed_address(load(HealthSettings))
     return 0 if check(address) else 1
 
 

@@ -9,24 +9,21 @@ import logging
 import os
 import signal
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from parlour.rpc import reflection
 from parlour.rpc.interceptor import Drain, ServerInterceptor
+from parlour.settings import ChannelSettings, load
 
 log = logging.getLogger("parlour.serving")
-
-#: Default seconds between keepalive pings on idle connections (PARLOUR_KEEPALIVE_SECONDS).
-KEEPALIVE_SECONDS = 20.0
-#: Default seconds in-flight calls get to finish on SIGTERM (PARLOUR_DRAIN_SECONDS).
-DRAIN_SECONDS = 5.0
 
 
 def keepalive_seconds() -> float:
     """PARLOUR_KEEPALIVE_SECONDS, the same on every server and every channel."""
-    return float(os.environ.get("PARLOUR_KEEPALIVE_SECONDS") or KEEPALIVE_SECONDS)
+    return load(ChannelSettings).keepalive_seconds
 
 
 def keepalive_channel_options(seconds: float | None = None) -> list[tuple[str, int]]:
@@ -111,22 +108,19 @@ async def set_serving(health_servicer, services: Iterable[str], serving: bool) -
         await health_servicer.set(name, status)
 
 
-def drain_seconds() -> float:
-    """PARLOUR_DRAIN_SECONDS: how long in-flight calls get on SIGTERM."""
-    return float(os.environ.get("PARLOUR_DRAIN_SECONDS") or DRAIN_SECONDS)
+#: Seconds the port stays up after the drain, refusing new calls, so the last statuses leave.
+LINGER_SECONDS = 0.2
 
 
-async def run_until_stopped(
-    server: grpc.aio.Server,
-    health_servicer,
-    drain: Drain,
-    grace: float | None = None,
-    health_port: tuple[grpc.aio.Server, int] | None = None,
-) -> None:
+async def run_until_stopped(health_servicer, drain: Drain, grace: float) -> NoReturn:
     """Serve until SIGTERM/SIGINT, then drain: report NOT_SERVING (on the health port too),
-    refuse new calls with UNAVAILABLE, end open streams (the drain hooks), let in-flight
-    calls finish for up to `grace` seconds, and stop, the health port last."""
-    grace = drain_seconds() if grace is None else grace
+    refuse new calls with UNAVAILABLE SERVER_DRAINING, end open streams (the drain hooks),
+    let in-flight calls finish for up to `grace` seconds, and end the process.
+
+    The process ends without grpc's server shutdown: that cancels (CANCELLED) every call
+    it has received but not yet handed to the application, which under load is always
+    some. Exiting instead resets the connections, so such a call fails UNAVAILABLE and is
+    retried like the refused ones. The health port, if any, ends with the process."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -138,10 +132,10 @@ async def run_until_stopped(
     finished = await drain.wait_idle(grace)
     if not finished:
         log.warning("drain grace over", extra={"in_flight": drain.in_flight})
-    await server.stop(0.5)
-    if health_port is not None:
-        await health_port[0].stop(0)
+    await asyncio.sleep(LINGER_SECONDS)
     log.info("stopped")
+    logging.shutdown()
+    os._exit(0)
 
 
 def tune_gc() -> None:

@@ -158,6 +158,15 @@ class RulesCore:
         )
         if catalogue is not None:
             info.catalogue.CopyFrom(pack(catalogue))
+        for variant in g.variants():
+            low, high = g.seat_range(variant.options)
+            info.variants.add(
+                name=variant.name,
+                display_name=variant.display_name,
+                options=pack(variant.options),
+                min_seats=low,
+                max_seats=high,
+            )
         return info
 
     def files(self) -> list[descriptor_pb2.FileDescriptorProto]:
@@ -258,13 +267,17 @@ class RulesCore:
         if not 0 <= seat < self.game.seat_count(state):
             raise invalid_argument("seat", f"seat {seat} is not in this match", "NO_SUCH_SEAT")
 
-    async def get_view(self, match: str, seat: int | None) -> tuple[any_pb2.Any, pb.MatchProgress]:
-        """A seat's (None: spectator's) view and the match progress."""
+    async def get_view(self, match: str, seat: int | None) -> pb.GetViewResponse:
+        """A seat's (None: spectator's) view, the same in words, and the match progress."""
         entry = await self.current(match)
         if seat is not None:
             self.check_seat(entry.state, seat)
         view = runtime.view(self.game, entry.state, seat)
-        return pack(view), entry.progress
+        return pb.GetViewResponse(
+            view=pack(view),
+            progress=entry.progress,
+            table=self.game.describe_view(view, seat),
+        )
 
     async def list_actions(self, match: str, seat: int) -> pb.ListActionsResponse:
         """A seat's legal actions, each with the game's label, and the match progress."""
@@ -273,7 +286,7 @@ class RulesCore:
         actions = runtime.legal_actions(self.game, entry.state, seat)
         return pb.ListActionsResponse(
             actions=[pack(a) for a in actions],
-            labels=[self.game.describe_action(a) for a in actions],
+            labels=self.game.label_actions(entry.state, seat, actions),
             progress=entry.progress,
         )
 

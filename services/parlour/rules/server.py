@@ -10,8 +10,8 @@ import logging
 
 from grpc_health.v1 import health_pb2
 
-from parlour.cli import known_game
 from parlour.engine.game import Game
+from parlour.engine.registry import known_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
 from parlour.rpc.tls import InternalTls
@@ -94,11 +94,7 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         },
     )
     serving.tune_gc()
-    await serving.run_until_stopped(
-        server, health, drain, settings.drain_seconds, health_port
-    )
-    watcher.cancel()
-    await store.close()
+    await serving.run_until_stopped(health, drain, settings.drain_seconds)
 
 
 def main(game_name: str) -> None:

@@ -35,8 +35,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
     @guarded
     async def GetView(self, request, context):
         seat = request.seat if request.HasField("seat") else None
-        view, progress = await self.core.get_view(request.match_id, seat)
-        return pb.GetViewResponse(view=view, progress=progress)
+        return await self.core.get_view(request.match_id, seat)
 
     @guarded
     async def ListActions(self, request, context):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
+from parlour.store.server import configured_url
 
 
 async def delete(url: str, matches: list[str]) -> dict[str, bool]:
@@ -51,7 +51,7 @@ async def show(url: str, match: str) -> dict[str, str] | None:
 
 
 def run(args: argparse.Namespace) -> None:
-    url = args.redis_url or os.environ.get("PARLOUR_REDIS_URL")
+    url = args.redis_url or configured_url()
     if not url:
         sys.exit("no Redis: set PARLOUR_REDIS_URL or pass --redis-url")
     if args.match_command == "delete":

@@ -27,14 +27,15 @@ if record_key ~= '' then
   if earlier then return {0, earlier} end
 end
 local meta = redis.call('HMGET', KEYS[4], 'status', 'sv')
-if meta[1] == 'finished' then return {-3} end
 if ARGV[11] ~= '' and redis.call('HGET', KEYS[4], 't:' .. ARGV[11]) ~= ARGV[10] then
   return {-4}
 end
 local current = redis.call('HMGET', KEYS[1], 'v', 'q')
 if not current[1] then return {-2} end
 local version = tonumber(current[1])
+-- the version first: a racer that lost to the match's final action is stale (ABORTED)
 if version ~= tonumber(ARGV[1]) then return {-1, version} end
+if meta[1] == 'finished' then return {-3} end
 local seq = tonumber(current[2])
 local new_version = version + 1
 local maxlen = tonumber(ARGV[5])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
+
+from parlour.settings import HostSettings, load
 
 
 def server_binary() -> str:
@@ -120,4 +121,4 @@ def _answers_ping(port: int) -> bool:
 
 def configured_url() -> str | None:
     """PARLOUR_REDIS_URL, if set."""
-    return os.environ.get("PARLOUR_REDIS_URL") or None
+    return load(HostSettings).redis_url or None

@@ -18,7 +18,7 @@ def legal_rooms(state: pb.State) -> list[pb.Action]:
 def choose_room(state: pb.State, seat: int, action: pb.ChooseRoom) -> list[Emitted]:
     """Keep one revealed Room for the encounter and discard the other."""
     if action.room not in state.revealed_rooms:
-        raise IllegalAction("ROOM_NOT_REVEALED", f"room {action.room} was not revealed")
+        raise IllegalAction("ROOM_NOT_REVEALED", "that Room was not revealed this round")
     others = [r for r in state.revealed_rooms if r != action.room]
     for r in others:
         discard(state, r)

@@ -15,7 +15,7 @@ from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 DATA = Path(__file__).resolve().parent / "data" / "cards.json"
 
 ABILITIES = (pb.ABILITY_PSYCHIC, pb.ABILITY_STRENGTH, pb.ABILITY_TERROR)
-_ABILITY_KEYS = ("psychic", "strength", "terror")
+ABILITY_KEYS = ("psychic", "strength", "terror")
 _KINDS = {
     "mortal": pb.CARD_KIND_MORTAL,
     "horror": pb.CARD_KIND_HORROR,
@@ -76,7 +76,7 @@ def _value(raw: int | str) -> tuple[int, int]:
 
 def _card(card_id: int, raw: dict) -> CardInfo:
     kind = _KINDS[raw["kind"]]
-    bonus = tuple(int(raw.get("bonus", {}).get(k, 0)) for k in _ABILITY_KEYS)
+    bonus = tuple(int(raw.get("bonus", {}).get(k, 0)) for k in ABILITY_KEYS)
     mage = raw.get("mage_bonus")
     claim = raw.get("claim") or {}
     return CardInfo(
@@ -84,9 +84,9 @@ def _card(card_id: int, raw: dict) -> CardInfo:
         name=raw["name"],
         kind=kind,
         floors=frozenset(_FLOORS[f] for f in raw.get("floors", ())),
-        values=tuple(_value(raw.get(k, 0)) for k in _ABILITY_KEYS),
+        values=tuple(_value(raw.get(k, 0)) for k in ABILITY_KEYS),
         bonus=bonus,
-        mage_bonus=tuple(int(mage.get(k, 0)) for k in _ABILITY_KEYS) if mage else bonus,
+        mage_bonus=tuple(int(mage.get(k, 0)) for k in ABILITY_KEYS) if mage else bonus,
         side=_SIDES[raw.get("side", "either")],
         hourglasses=int(raw.get("hourglasses", 0)),
         lanterns=int(raw.get("lanterns", 0)),
@@ -161,24 +161,3 @@ def by_name(name: str) -> list[int]:
 def card_name(card_id: int) -> str:
     """The printed name of a card (or '?' for an unknown id)."""
     return CARDS[card_id].name if 0 < card_id < len(CARDS) else "?"
-
-
-def _bonus(values: tuple[int, ...]) -> pb.Bonus:
-    return pb.Bonus(**dict(zip(_ABILITY_KEYS, values, strict=True)))
-
-
-def catalogue_message() -> pb.Catalogue:
-    """The whole catalogue as a protobuf message (for clients and DescribeGame)."""
-    message = pb.Catalogue()
-    for info in CARDS[1:]:
-        entry = message.cards.add(
-            id=info.id, name=info.name, kind=info.kind, floors=sorted(info.floors),
-            side=info.side, hourglasses=info.hourglasses, lanterns=info.lanterns,
-            female=info.female, mage=info.mage, text=info.text,
-        )
-        for field, (fixed, dice) in zip(_ABILITY_KEYS, info.values, strict=True):
-            getattr(entry, field).CopyFrom(pb.Value(fixed=fixed, dice=dice))
-        entry.bonus.CopyFrom(_bonus(info.bonus))
-        entry.mage_bonus.CopyFrom(_bonus(info.mage_bonus))
-        entry.claim.CopyFrom(pb.ClaimEffect(target=info.claim_target, min_roll=info.claim_roll))
-    return message

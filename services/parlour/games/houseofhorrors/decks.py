@@ -1,52 +1,21 @@
-"""Setup and the two decks: building the Room deck, revealing Rooms, drawing, discarding."""
+"""The two decks: revealing Rooms, drawing up, discarding, rebuilding an empty deck."""
 
 from __future__ import annotations
 
 from parlour.engine.game import Emitted
-from parlour.engine.rng import Rng, state_rng
+from parlour.engine.rng import state_rng
 from parlour.engine.zones import take_top
 from parlour.games.houseofhorrors.catalogue import (
     DAWN,
     HAND_SIZE,
-    HOUSE_DECK,
     LANTERNS_PER_CARD,
     MAX_HAND_SIZE,
     MIDNIGHT,
-    ROOM_DECK,
     ROOM_DECK_IDS,
     card,
 )
 from parlour.games.houseofhorrors.events import private_with_twin, public
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
-
-
-def build_room_deck(rng: Rng) -> list[int]:
-    """Three piles of the shuffled Room deck, Dawn shuffled into the bottom, Midnight into the top.
-
-    The result is bottom-first: the top of the deck is the last element.
-    """
-    others = [c for c in ROOM_DECK if c not in (MIDNIGHT, DAWN)]
-    rng.shuffle(others)
-    third = len(others) // 3
-    bottom, middle, top = others[:third], others[third : 2 * third], others[2 * third :]
-    bottom.append(DAWN)
-    top.append(MIDNIGHT)
-    rng.shuffle(bottom)
-    rng.shuffle(top)
-    return bottom + middle + top
-
-
-def set_up(state: pb.State) -> None:
-    """Shuffle both decks and deal six cards to each player."""
-    with state_rng(state) as rng:
-        state.room_deck[:] = build_room_deck(rng)
-        house = list(HOUSE_DECK)
-        rng.shuffle(house)
-        state.house_deck[:] = house
-    for _ in range(state.seats):
-        state.hands.add(cards=take_top(state.house_deck, HAND_SIZE))
-        state.spoils.add()
-        state.showings.add()
 
 
 def enough_rooms(state: pb.State) -> bool:
@@ -81,7 +50,7 @@ def reveal_rooms(state: pb.State) -> list[Emitted]:
             continue
         state.table.append(top)
         if top == MIDNIGHT:
-            state.midnight = True
+            state.midnight = state.midnight_drawn = True
         elif top == DAWN:
             state.final_round = True
     return events

@@ -6,11 +6,10 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from parlour.engine.game import Decision, Emitted, Game, IllegalAction, InvalidOptions, Outcome
+from parlour.engine.game import Decision, Emitted, Game, IllegalAction, Outcome
 from parlour.engine.rng import Rng
-from parlour.games.houseofhorrors import butler, reference, spoils, text, turns, views
-from parlour.games.houseofhorrors.catalogue import ALL_IDS, catalogue_message
-from parlour.games.houseofhorrors.decks import reveal_rooms, set_up
+from parlour.games.houseofhorrors import butler, reference, setup, spoils, turns, views
+from parlour.games.houseofhorrors.catalogue import ALL_IDS
 from parlour.games.houseofhorrors.rounds import scores, winners
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
@@ -47,13 +46,8 @@ class HouseOfHorrors(Game):
 
     name = "houseofhorrors"
     display_name = "House of Horrors"
-    min_seats = 3
-    max_seats = 6
-    options_type = pb.Options
-    state_type = pb.State
-    action_type = pb.Action
-    event_type = pb.Event
-    view_type = pb.View
+    min_seats = setup.MIN_SEATS
+    max_seats = setup.MAX_SEATS
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
     max_actions = 5000
@@ -62,16 +56,7 @@ class HouseOfHorrors(Game):
         return pb.Options(first_butler=0)
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise InvalidOptions("seats", f"House of Horrors takes 3 to 6 seats, not {seats}")
-        if options.first_butler >= seats:
-            raise InvalidOptions("first_butler", f"seat {options.first_butler} is not at the table")
-        state = pb.State(seats=seats, rng=Rng.from_seed(seed).state, butler=options.first_butler)
-        set_up(state)
-        state.phase = pb.PHASE_CHOOSE_ROOM
-        state.turn = state.butler
-        reveal_rooms(state)
-        return state
+        return setup.new_state(options, seats, seed)
 
     def pending(self, state: pb.State) -> list[Decision]:
         kind = _DECISIONS.get(state.phase)
@@ -112,7 +97,7 @@ class HouseOfHorrors(Game):
             return None
         points = tuple(scores(state))
         best = tuple(winners(state))
-        return Outcome(points, best, f"most hourglasses: seat(s) {list(best)} with {max(points)}")
+        return Outcome(points, best, f"the most hourglasses: {max(points)}")
 
     def check_conservation(self, state: pb.State) -> None:
         places = [
@@ -130,18 +115,6 @@ class HouseOfHorrors(Game):
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)
-
-    def test_configurations(self) -> list[tuple[pb.Options, int]]:
-        return [(self.default_options(n), n) for n in range(self.min_seats, self.max_seats + 1)]
-
-    def catalogue(self) -> pb.Catalogue:
-        return catalogue_message()
-
-    def describe_action(self, action: pb.Action) -> str:
-        return text.describe_action(action)
-
-    def describe_event(self, event: pb.Event) -> str:
-        return text.describe_event(event)
 
 
 GAME = HouseOfHorrors()

@@ -14,6 +14,7 @@ REASONS = {
     "NOT_A_SPOIL": "The card named is not among the spoils.",
     "NOT_BUTLER": "Only the Butler may take a Room Item.",
     "NOT_CLAIMABLE": "That card is not a visible target of this claim.",
+    "NOT_FIRST_COPY": "Copies of a card are alike: name the first one, as the legal actions do.",
     "NOT_IN_HAND": "The card named is not in your hand.",
     "NOT_ON_TABLE": "That Room Item is not on the table.",
     "NOT_OWED": "That seat is not owed a spoil now.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from parlour.engine.game import Emitted, IllegalAction
 from parlour.engine.zones import remove_one
+from parlour.games.houseofhorrors.copies import first_copies, require_first_copy
 from parlour.games.houseofhorrors.events import public
 from parlour.games.houseofhorrors.rounds import after_encounter
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
@@ -29,8 +30,9 @@ def owed(state: pb.State) -> list[int]:
 
 
 def legal(state: pb.State) -> list[pb.Action]:
-    """The leader's choices: take one for herself, or hand one to an ally still owed one."""
-    cards = sorted(set(state.spoils_pool))
+    """The leader's choices: take one for herself, or hand one to an ally still owed one
+    (copies of a card once)."""
+    cards = first_copies(state.spoils_pool)
     if not state.leader_took:
         return [pb.Action(take_spoil=pb.TakeSpoil(card=c)) for c in cards]
     return [
@@ -42,6 +44,7 @@ def take(state: pb.State, _seat: int, action: pb.TakeSpoil) -> list[Emitted]:
     """The leader takes one spoil for herself."""
     if state.leader_took:
         raise IllegalAction("ALLIES_FIRST", "hand one spoil to each ally before taking another")
+    _require_spoil(state, action.card)
     remove_one(state.spoils_pool, action.card, "NOT_A_SPOIL")
     state.leader_took = True
     events = [_give(state, state.spoils_leader, action.card)]
@@ -53,13 +56,20 @@ def give(state: pb.State, _seat: int, action: pb.GiveSpoil) -> list[Emitted]:
     if not state.leader_took:
         raise IllegalAction("LEADER_FIRST", "the leader takes her own spoil first")
     if action.seat not in owed(state):
-        raise IllegalAction("NOT_OWED", f"seat {action.seat} is not owed a spoil now")
+        raise IllegalAction("NOT_OWED", f"player {action.seat + 1} is not owed a spoil now")
+    _require_spoil(state, action.card)
     remove_one(state.spoils_pool, action.card, "NOT_A_SPOIL")
     state.spoils_served.append(action.seat)
     if not owed(state):
         state.leader_took = False
         del state.spoils_served[:]
     return [_give(state, action.seat, action.card), *_next(state)]
+
+
+def _require_spoil(state: pb.State, card_id: int) -> None:
+    if card_id not in state.spoils_pool:
+        raise IllegalAction("NOT_A_SPOIL", "that card is not among the spoils")
+    require_first_copy(state.spoils_pool, card_id)
 
 
 def _next(state: pb.State) -> list[Emitted]:

@@ -6,6 +6,7 @@ from parlour.engine.game import Emitted, IllegalAction
 from parlour.engine.rng import state_rng
 from parlour.engine.zones import remove_one
 from parlour.games.houseofhorrors.catalogue import CHARACTER_SIDE, card
+from parlour.games.houseofhorrors.copies import first_copies, require_first_copy
 from parlour.games.houseofhorrors.effects import claimable
 from parlour.games.houseofhorrors.events import public
 from parlour.games.houseofhorrors.resolution import resolve
@@ -67,9 +68,9 @@ def room_item_refusal(state: pb.State, seat: int, card_id: int) -> Refusal:
 
 
 def legal(state: pb.State, seat: int) -> list[pb.Action]:
-    """Every play, discard or end of turn open to the seat to act."""
+    """Every play, discard or end of turn open to the seat to act (copies of a card once)."""
     showing = state.showings[seat]
-    hand = sorted(set(state.hands[seat].cards))
+    hand = first_copies(state.hands[seat].cards)
     actions: list[pb.Action] = []
     if _has_played(showing) or not hand:
         actions.append(pb.Action(end_turn=pb.EndTurn()))
@@ -90,6 +91,13 @@ def legal(state: pb.State, seat: int) -> list[pb.Action]:
     return actions
 
 
+def _require_in_hand(state: pb.State, seat: int, card_id: int) -> None:
+    hand = state.hands[seat].cards
+    if card_id not in hand:
+        raise IllegalAction("NOT_IN_HAND", "that card is not in your hand")
+    require_first_copy(hand, card_id)
+
+
 def _refuse(refusal: Refusal) -> None:
     if refusal is not None:
         raise IllegalAction(*refusal)
@@ -97,8 +105,7 @@ def _refuse(refusal: Refusal) -> None:
 
 def play_character(state: pb.State, seat: int, action: pb.PlayCharacter) -> list[Emitted]:
     """Play a Mortal or Horror allowed on the room's floor; its Claim rolls at once."""
-    if action.card not in state.hands[seat].cards:
-        raise IllegalAction("NOT_IN_HAND", "that card is not in your hand")
+    _require_in_hand(state, seat, action.card)
     _refuse(character_refusal(state, seat, action.card))
     side = CHARACTER_SIDE[card(action.card).kind]
     remove_one(state.hands[seat].cards, action.card, "NOT_IN_HAND")
@@ -110,8 +117,7 @@ def play_character(state: pb.State, seat: int, action: pb.PlayCharacter) -> list
 
 def play_item(state: pb.State, seat: int, action: pb.PlayItem) -> list[Emitted]:
     """Play an Item from hand for a side (alone, or with your Mortal or Horror)."""
-    if action.card not in state.hands[seat].cards:
-        raise IllegalAction("NOT_IN_HAND", "that card is not in your hand")
+    _require_in_hand(state, seat, action.card)
     _refuse(item_refusal(state, seat, action.card, action.side))
     remove_one(state.hands[seat].cards, action.card, "NOT_IN_HAND")
     state.showings[seat].side = action.side
@@ -134,6 +140,7 @@ def discard(state: pb.State, seat: int, action: pb.DiscardCard) -> list[Emitted]
     """Instead of playing, discard one card; that ends the turn."""
     if _has_played(state.showings[seat]):
         raise IllegalAction("ALREADY_PLAYED", "discarding replaces playing")
+    _require_in_hand(state, seat, action.card)
     remove_one(state.hands[seat].cards, action.card, "NOT_IN_HAND")
     state.house_discard.append(action.card)
     return [public(discarded=pb.CardDiscarded(seat=seat, card=action.card)), *_end(state, seat)]
@@ -171,8 +178,8 @@ def _claim_roll(state: pb.State, seat: int, card_id: int) -> list[Emitted]:
 
 
 def legal_claims(state: pb.State, seat: int) -> list[pb.Action]:
-    """Claim one of the visible targets, or decline."""
-    targets = sorted({c for c, _ in claimable(state, seat, state.claim_card)})
+    """Claim one of the visible targets (a seat's copies of a card once), or decline."""
+    targets = sorted(c for c, _ in _first_targets(state, seat))
     return [pb.Action(decline_claim=pb.DeclineClaim())] + [
         pb.Action(claim=pb.ClaimCard(card=c)) for c in targets
     ]
@@ -180,7 +187,7 @@ def legal_claims(state: pb.State, seat: int) -> list[pb.Action]:
 
 def claim(state: pb.State, seat: int, action: pb.ClaimCard) -> list[Emitted]:
     """Remove a visible target from the table into your spoils."""
-    owners = dict(claimable(state, seat, state.claim_card))
+    owners = dict(_first_targets(state, seat))
     if action.card not in owners:
         raise IllegalAction("NOT_CLAIMABLE", "that card is not a visible target of this claim")
     owner = owners[action.card]
@@ -188,6 +195,13 @@ def claim(state: pb.State, seat: int, action: pb.ClaimCard) -> list[Emitted]:
     state.spoils[seat].cards.append(action.card)
     _close_claim(state)
     return [public(claimed=pb.CardClaimed(seat=seat, card=action.card, from_seat=owner))]
+
+
+def _first_targets(state: pb.State, seat: int) -> list[tuple[int, int]]:
+    """The claimable (card, owner) pairs, one per owner and card name."""
+    targets = claimable(state, seat, state.claim_card)
+    firsts = {o: first_copies(t for t, owner in targets if owner == o) for _, o in targets}
+    return [(c, owner) for c, owner in targets if c in firsts[owner]]
 
 
 def decline_claim(state: pb.State, seat: int, _move: pb.DeclineClaim) -> list[Emitted]:

@@ -40,6 +40,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         spoils_owed=owed(state),
         midnight=state.midnight,
         final_round=state.final_round,
+        midnight_drawn=state.midnight_drawn,
         final_spoils=[pb.Pile(cards=sorted(p.cards)) for p in state.spoils] if over else [],
     )
 

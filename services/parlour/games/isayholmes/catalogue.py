@@ -58,6 +58,8 @@ class Kind:
     unlawful_arrest_penalty: bool = False
     transparent: bool = False
     optional: bool = False
+    #: Its special gameplay rule in the rulebook's words.
+    text: str = ""
 
     @property
     def is_villain(self) -> bool:
@@ -92,6 +94,7 @@ def _kind(raw: dict) -> Kind:
         unlawful_arrest_penalty=raw.get("unlawful_arrest_penalty", False),
         transparent=raw.get("transparent", False),
         optional=raw.get("optional", False),
+        text=raw.get("text", ""),
     )
 
 
@@ -110,6 +113,8 @@ def check(kinds: dict[int, Kind]) -> None:
             raise ValueError(
                 f"card {kind.id} is {pb.Card.Name(kind.id)} in the proto, not {kind.key}"
             )
+        if not kind.text:
+            raise ValueError(f"{kind.key}: no printed rules text")
         if kind.plays not in PLAY_RULES:
             raise ValueError(f"{kind.key}: unknown play rule {kind.plays}")
         if kind.victim and kind.victim not in VICTIMS:

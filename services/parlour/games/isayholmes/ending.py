@@ -5,7 +5,7 @@ from __future__ import annotations
 from parlour.engine.game import Emitted
 from parlour.games.isayholmes.catalogue import VILLAINS
 from parlour.games.isayholmes.piles import draw_into_hand, left
-from parlour.games.isayholmes.rounds import end_round
+from parlour.games.isayholmes.scoring import end_round
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 

@@ -7,7 +7,7 @@ from parlour.engine.zones import remove_one
 from parlour.games.isayholmes.catalogue import KINDS
 from parlour.games.isayholmes.effects import change_score, start_effect
 from parlour.games.isayholmes.piles import draw, left
-from parlour.games.isayholmes.rounds import end_round
+from parlour.games.isayholmes.scoring import end_round
 from parlour.games.isayholmes.sequence import i_say_penalty, suitable_cards
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 

@@ -1,5 +1,5 @@
 """Crimes in History: H. H. Holmes' Murder Castle (standard game) as a parlour game."""
 
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 
 __all__ = ["GAME"]

@@ -114,13 +114,20 @@ def _event_cards(solo: bool) -> tuple[int, ...]:
     return tuple(sorted(i for i, k in events.items() if not solo or k.kind in kinds))
 
 
-def setup(state: pb.State) -> None:
-    """Fake Evidence into the bag, the Automa and Destruction decks (Rulebook: Automa Setup)."""
+def plant_setup(state: pb.State) -> None:
+    """Fake Evidence into the Evidence Bag before the basements and the Ferris Wheel are filled
+    ("may now include Fake Evidence"), the rest into the Fake Evidence Bag (Rulebook: Automa
+    Setup: Difficulty Levels)."""
     d = data()
-    name = level(state.options)
-    fake = d.raw["fake_in_bag"][name]
+    fake = d.raw["fake_in_bag"][level(state.options)]
     state.bag.fake = fake
     state.fake_supply = d.raw["fake_cubes"] - fake
+
+
+def setup(state: pb.State) -> None:
+    """The Automa and Destruction decks (Rulebook: Automa Setup)."""
+    d = data()
+    name = level(state.options)
     state.automa_deck.extend(deck_cards(d.cards, name))
     state.destruction_deck.extend(destruction_cards(state.options))
     with state_rng(state) as rng:
@@ -148,6 +155,13 @@ def distances(state: pb.State) -> dict[int, int]:
                 far[nxt] = far[here] + 1
                 queue.append(nxt)
     return far
+
+
+def maze_side(state: pb.State, sides: list[int]) -> list[int]:
+    """The Maze's sides Holmes may enter: yours if you occupy The Maze ("Holmes always move to
+    your side of The Maze"), else both (Rulebook: Automa Special Room Effect Clarifications)."""
+    mine = state.players[SOLO].place
+    return [mine] if on(state) and mine in sides else sides
 
 
 def targets(state: pb.State, rooms: list[int]) -> list[int]:

@@ -327,8 +327,10 @@ def skips_movement(state: pb.State) -> bool:
 
 # -- discarding a face-up objective by majority ---------------------------------------------
 def proposals(state: pb.State, seat: int) -> list[pb.Action]:
-    """ProposeDiscard for each face-up objective: one proposal a round, by any investigator."""
-    if state.junction.proposed:
+    """ProposeDiscard for each face-up objective, by any investigator "at any point of the
+    game", except one whose proposal was refused this round (no repeated refused votes)."""
+    if seat in state.junction.proposed or any(
+            f.kind == pb.FRAME_KIND_JUNCTION_VOTE for f in state.frames):
         return []
     return [pb.Action(propose=jpb.ProposeDiscard(slot=i))
             for i, card in enumerate(state.junction.open) if card]
@@ -380,7 +382,8 @@ def vote(state: pb.State, frame: pb.Frame, seat: int, discard: bool, out: Out) -
     pop(state)
     out.append(public(pb.Event(counted=jpb.VoteCounted(yes=yes, no=no, discarded=discarded,
                                                        slot=slot))))
-    if discarded:
+    if discarded:  # only a refused proposal holds its proposer back this round
+        junction.proposed.remove(frame.seat)
         junction.buried.append(junction.open[slot])
         deal(state, slot, out)
     return discarded

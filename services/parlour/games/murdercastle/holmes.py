@@ -107,11 +107,12 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if frame.places:
         nxt = frame.places.pop(0)
         halves = catalogue().rooms[tile_of(nxt)].halves
-        if len(halves) > 1:
+        sides = automa.maze_side(state, [nxt, nxt + 1]) if len(halves) > 1 else [nxt]
+        if len(sides) > 1:
             push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, frame.seat),
-                 places=[nxt, nxt + 1], escape_ready=frame.escape_ready, source=frame.source)
+                 places=sides, escape_ready=frame.escape_ready, source=frame.source)
         else:
-            enter(state, nxt, escaper, out)
+            enter(state, sides[0], escaper, out)
         return
     if frame.after_move == 2:
         frame.after_move = 0

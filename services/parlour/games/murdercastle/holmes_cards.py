@@ -62,8 +62,9 @@ def _walk(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if frame.target and automa.lock_first(state, out):
         frame.target -= 1
         return
-    if not frame.count or (frame.started and _company(state)):
-        pop(state)
+    automa_card = play_as_holmes.kind(frame.card) != "holmes_moves_after"
+    if not frame.count or ((frame.started or automa_card) and _company(state)):
+        pop(state)  # "Holmes does not move if Holmes occupies your room" (an Automa card)
         return
     frame.count -= 1
     push(state, pb.FRAME_KIND_HOLMES_WALK, frame.seat, places=walk_rooms(state),

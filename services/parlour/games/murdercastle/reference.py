@@ -21,8 +21,8 @@ REASONS = {
     "NOT_HIDING_NOW": "There is nowhere to hide now.",
     "PLACEHOLDER_NOT_OPEN": "That Control Panel placeholder cannot take the cube now.",
     "POTION_NOT_ON_SHELF": "That potion is not on the Laboratory shelf.",
-    "PROPOSAL_NOT_ALLOWED": "A Castle Junction discard was already proposed this round, or "
-                            "that slot is empty.",
+    "PROPOSAL_NOT_ALLOWED": "Your Castle Junction discard was refused this round, a vote is "
+                            "under way, or that slot is empty.",
     "ROOM_NOT_OFFERED": "That room is not one of the choices offered.",
     "ROOM_NOT_REACHABLE": "That room cannot be reached from here.",
     "ROTATION_DOES_NOT_CONNECT": "In that rotation the new room does not connect.",

@@ -67,6 +67,8 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
     rules = cat.rules
     state = pb.State(seats=seats, rng=Rng.from_seed(seed).state, options=options)
     state.bag.CopyFrom(pb.Cubes(counts=[rules["cubes_per_colour"]] * len(COLOURS)))
+    if options.automa:
+        automa.plant_setup(state)
     with state_rng(state) as rng:
         players = seats - play_as_holmes.playing(options)
         if not chosen:

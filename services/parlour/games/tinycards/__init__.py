@@ -1,5 +1,5 @@
 """Tiny Cards: a minimal hidden-hand card game that exists to test the platform."""
 
-from parlour.games.tinycards.rules import GAME
+from parlour.games.tinycards.game import GAME
 
 __all__ = ["GAME"]

@@ -38,7 +38,7 @@ def position(
     del state.revealed_rooms[:]
     del state.revealed[:]
     del state.table[:]
-    state.midnight = state.final_round = False
+    state.midnight = state.final_round = state.midnight_drawn = False
     for seat, names in (hands or {}).items():
         state.hands[seat].cards.extend(take(state.house_deck, n) for n in names)
     for seat, names in (spoils or {}).items():
@@ -47,6 +47,7 @@ def position(
         placed = take(state.room_deck, name)
         state.table.append(placed)
         state.midnight |= name == "Midnight"
+        state.midnight_drawn |= name == "Midnight"
         state.final_round |= name == "Dawn"
     state.turn = butler
     if room is not None:
@@ -81,8 +82,8 @@ def names(zone) -> list[str]:
 
 
 def held(state: pb.State, seat: int, name: str) -> int:
-    """The id of a named card in a seat's hand."""
-    return next(c for c in state.hands[seat].cards if card(c).name == name)
+    """The id of a named card in a seat's hand (the first copy, as the legal actions offer)."""
+    return min(c for c in state.hands[seat].cards if card(c).name == name)
 
 
 def act(state: pb.State, seat: int, **move: object) -> tuple[pb.State, list[Emitted]]:

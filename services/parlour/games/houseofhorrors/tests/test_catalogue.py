@@ -13,8 +13,8 @@ from parlour.games.houseofhorrors.catalogue import (
     ROOM_DECK,
     by_name,
     card,
-    catalogue_message,
 )
+from parlour.games.houseofhorrors.catalogue_proto import catalogue_message
 from parlour.games.houseofhorrors.effects import CLAIM_TARGETS
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 

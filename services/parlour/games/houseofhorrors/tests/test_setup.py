@@ -8,7 +8,7 @@ from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng
 from parlour.games.houseofhorrors import GAME
 from parlour.games.houseofhorrors.catalogue import DAWN, HAND_SIZE, MIDNIGHT, ROOM_DECK, card
-from parlour.games.houseofhorrors.decks import build_room_deck
+from parlour.games.houseofhorrors.setup import build_room_deck
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 
 

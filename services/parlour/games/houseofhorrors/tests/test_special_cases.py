@@ -111,6 +111,21 @@ def test_midnight_and_dawn_count_as_one_of_the_two_room_cards(hour):
     assert events[0].event.room_chosen.discarded == 0
 
 
+def test_with_midnight_and_dawn_out_and_no_room_revealing_goes_on():
+    """Midnight and Dawn "are always played with the other room drawn": with both out and no
+    Room yet there is no room to play them with, so the Butler reveals on until a Room comes,
+    and that Room is the encounter's, at Midnight and in the final round (Rulebook: Special
+    Cases, Midnight and Dawn; Gameplay)."""
+    state = position(3, reveal=["Midnight", "Dawn", "Crypt", "Attic"])
+    assert names(state.revealed) == ["Midnight", "Dawn", "Crypt"]
+    assert names(state.revealed_rooms) == ["Crypt"]
+    assert names(state.table) == ["Midnight", "Dawn"]
+    assert state.midnight and state.final_round
+    assert names(state.room_deck[-1:]) == ["Attic"]
+    (only,) = runtime.legal_actions(GAME, state, 0)
+    assert names([only.choose_room.room]) == ["Crypt"]
+
+
 def test_a_room_drawn_before_midnight_is_the_encounter_room():
     """Midnight drawn after a Room also ends the draw: two Room cards are out (Rulebook:
     Special Cases, Midnight and Dawn)."""

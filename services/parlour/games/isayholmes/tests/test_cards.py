@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from parlour.engine.game import IllegalAction
-from parlour.games.isayholmes.tests.position import (
+from parlour.games.isayholmes.tests.positions import (
     A,
     act,
     actions,

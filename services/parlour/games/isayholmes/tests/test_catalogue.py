@@ -162,3 +162,23 @@ def test_story_sequences_that_show_i_say():
     transparent = {k.title for k in KINDS.values() if k.transparent}
     assert transparent == {"I Say", "Plot Thickens", "Fleeing"}
     assert all(not KINDS[c].next for c in (pb.CARD_I_SAY, pb.CARD_PLOT_THICKENS, pb.CARD_FLEEING))
+
+
+def test_every_card_carries_its_printed_rules(tmp_path):
+    """Rulebook 2: each card shows "its special gameplay rules, if any"; the data quotes them
+    (Card Notes, Specific Cards) and a card without its text is refused."""
+    import json
+
+    from parlour.games.isayholmes.catalogue import DATA
+
+    assert KINDS[pb.CARD_WATSON].text == (
+        "Same as Holmes except that an Alibi can be used as a defense."
+    )
+    assert "previous opponent" in KINDS[pb.CARD_SCOTLAND_YARD_PREVIOUS].text
+    assert "next opponent" in KINDS[pb.CARD_SCOTLAND_YARD_NEXT].text
+    raw = json.loads(DATA.read_text())
+    del raw["cards"][5]["text"]
+    bad = tmp_path / "cards.json"
+    bad.write_text(json.dumps(raw))
+    with pytest.raises(ValueError, match="TRAIN: no printed rules text"):
+        load(bad)

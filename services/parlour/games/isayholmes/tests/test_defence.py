@@ -6,7 +6,7 @@ import pytest
 
 from parlour.engine.game import IllegalAction
 from parlour.games.isayholmes import GAME
-from parlour.games.isayholmes.tests.position import (
+from parlour.games.isayholmes.tests.positions import (
     A,
     act,
     actions,

@@ -6,7 +6,7 @@ from parlour.engine import runtime
 from parlour.engine.conformance import play_random
 from parlour.engine.rng import Rng
 from parlour.games.isayholmes import GAME
-from parlour.games.isayholmes.tests.position import act, decline, play, position, target
+from parlour.games.isayholmes.tests.positions import act, decline, play, position, target
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as pb
 
 AFOOT = pb.CARD_THE_GAME_IS_AFOOT
@@ -55,19 +55,3 @@ def test_every_event_and_action_has_a_readable_line():
         for emitted in events:
             text = GAME.describe_event(emitted.event)
             assert text and "\n" not in text and "?" not in text
-
-
-def test_the_round_end_line_names_the_villains_and_shows_the_hands():
-    """The round-end line says whose Villains were caught and shows the hands revealed for
-    scoring (Rulebook 6: "All players total the Value of the cards that they still hold")."""
-    hands = [[pb.CARD_ARREST, pb.CARD_TRAIN], [pb.CARD_MORAN, pb.CARD_CLUE], [pb.CARD_TELEGRAM]]
-    state = position(hands, discard=(AFOOT, pb.CARD_TRAIN, pb.CARD_THE_COUNTRY))
-    state, _ = act(state, 0, play(pb.CARD_ARREST))
-    state, _ = act(state, 0, target(1))
-    state, events = act(state, 1, decline())
-    (ended,) = [e.event for e in events if e.event.WhichOneof("kind") == "round_ended"]
-    assert GAME.describe_event(ended) == (
-        "round 1 ends with an Arrest: seat 0 catches seat 1 with Moran; hands shown: "
-        "seat 0: Train; seat 1: Moran, Clue; seat 2: Telegram; "
-        "points [-39, 85, 10], totals [-39, 85, 10]"
-    )

@@ -9,7 +9,7 @@ import pytest
 from parlour.engine.game import IllegalAction, InvalidOptions
 from parlour.games.isayholmes import GAME
 from parlour.games.isayholmes.catalogue import deal_out_stack
-from parlour.games.isayholmes.tests.position import (
+from parlour.games.isayholmes.tests.positions import (
     A,
     act,
     draw,
@@ -163,6 +163,24 @@ def test_the_draw_pile_is_refilled_from_the_discards():
     assert AFOOT in after.set_aside
     assert len(after.draw_pile) + len(after.hands[0].cards) == 1 + 2
     assert kinds(events, "reshuffled")[0].draw_pile == 2
+
+
+def test_the_game_is_afoot_is_never_reshuffled_into_the_draw_pile():
+    """Rulebook 2, Plot Thickens: the discards are shuffled into the Draw Pile "setting aside
+    The Game is Afoot! card", and so when the Draw Pile runs out (RULES.md, Running out of
+    cards). With only The Game is Afoot! below the card in force there is nothing to draw:
+    the player without a Suitable Card passes, and a draw is refused."""
+    state = position(
+        [[pb.CARD_CLUE], [pb.CARD_CLUE], [pb.CARD_CLUE]], discard=(AFOOT, pb.CARD_HANSOM_CAB)
+    )
+    empty_draw_pile(state)
+    assert legal(state, 0) == [A(pass_turn=pb.PassTurn())]
+    with pytest.raises(IllegalAction) as refused:
+        act(state, 0, draw())
+    assert refused.value.reason == "DRAW_PILE_EMPTY"
+    after, _ = act(state, 0, A(pass_turn=pb.PassTurn()))
+    assert list(after.discard_pile) == [AFOOT, pb.CARD_HANSOM_CAB]
+    assert not after.draw_pile
 
 
 def test_nothing_to_play_or_draw_passes_and_a_lap_of_passes_ends_the_round():

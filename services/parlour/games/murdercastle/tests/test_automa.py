@@ -7,9 +7,9 @@ from parlour.games.murdercastle import automa, flow, holmes
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
     WHITE,
@@ -30,7 +30,7 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 BEGINNER, INTERMEDIATE, MENACING = (pb.AUTOMA_LEVEL_BEGINNER, pb.AUTOMA_LEVEL_INTERMEDIATE,
                                     pb.AUTOMA_LEVEL_MENACING)
 PASS = {"pass": pb.Pass()}
-BACK_ROOM, ATRIUM = 4, 6
+BACK_ROOM, ATRIUM, MAZE = 4, 6, 5
 
 
 def solo(level: int = BEGINNER, seed: int = 1) -> pb.State:
@@ -295,3 +295,36 @@ def test_trapdoor_sends_you_to_basement_3_and_alerted_brings_holmes_to_you():
     start_tile(state, 0, pb.ACTION_TILE_DRAW)
     play(state, 0, draw=pb.Draw())
     assert state.holmes == place_of(BACK_ROOM)
+
+
+def test_fake_evidence_can_fill_the_basements_and_the_ferris_wheel():
+    """"You can choose a difficulty level before completing the remainder of the setup ... The
+    basement Room Tiles and Ferris Wheel may now include Fake Evidence if you selected the
+    Intermediate or Menacing difficulty levels": the Fake Evidence goes into the bag before the
+    basements and gondolas are filled (Rulebook: Automa Setup: Difficulty Levels)."""
+    for level in (INTERMEDIATE, MENACING):
+        filled = 0
+        for seed in range(1, 21):
+            state = solo(level, seed)
+            filled += sum(g.fake for g in state.gondolas)
+            filled += sum(s.fake for t in state.tiles for s in t.safes)
+        assert filled, f"no Fake Evidence on the wheel or in a basement in 20 setups ({level})"
+    state = solo(BEGINNER)
+    assert not sum(g.fake for g in state.gondolas) and state.bag.fake == 0
+
+
+def test_a_rampage_into_the_maze_goes_to_your_side():
+    """"If you occupy The Maze and The Maze is revealed on a Holmes' Movement Card, Holmes always
+    move to your side of The Maze" — a rampage's cards too (Rulebook: Automa Special Room Effect
+    Clarifications; Holmes Goes on a Rampage)."""
+    state = solo()
+    add_room(state, MAZE, 0, -1)
+    state.players[0].place = place_of(MAZE, 1)
+    stack_holmes(state, movement_card(special="rampage"), movement_card((MAZE,)),
+                 movement_card(special="lights_out"))
+    out: list = []
+    holmes.reveal(state, 0, False, out)
+    flow.settle(state, out)
+    route = [e.event.holmes_moved.to_place for e in out if e.event.HasField("holmes_moved")]
+    assert route == [place_of(MAZE, 1)]
+    assert state.players[0].strikes == 1

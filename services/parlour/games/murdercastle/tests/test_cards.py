@@ -7,7 +7,7 @@ from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
 from parlour.games.murdercastle.effects import landing_rooms
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
     PHARMACY_PLACE,

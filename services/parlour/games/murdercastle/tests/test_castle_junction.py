@@ -9,11 +9,11 @@ from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
 from parlour.games.murdercastle import castle_junction as cj
-from parlour.games.murdercastle import flow, play_as_holmes, views
+from parlour.games.murdercastle import flow, play_as_holmes, text
 from parlour.games.murdercastle.board import place_of
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     PHARMACY_PLACE,
     WHITE,
@@ -22,6 +22,7 @@ from parlour.games.murdercastle.tests.scenario import (
     frame,
     game,
     give,
+    legal,
     open_window,
     play,
     set_board,
@@ -446,11 +447,32 @@ def test_every_new_action_and_event_reads_as_a_line():
                  "junction_target"):
         action = pb.Action()
         getattr(action, kind).SetInParent()
-        assert views.describe_action(action) != "does nothing"
+        assert text.describe_action(action) != "does nothing"
     for kind in ("junction_completed", "junction_dealt", "junction_played", "proposed", "voted",
                  "counted", "ability_chosen", "holmes_ability", "junction_removed"):
         event = pb.Event()
         getattr(event, kind).SetInParent()
         if kind == "holmes_ability":
             event.holmes_ability.ability = jpb.HOLMES_ABILITY_GAS
-        assert views.describe_event(event) != "nothing happened", kind
+        assert text.describe_event(event) != "nothing happened", kind
+
+
+def proposes(state: pb.State, seat: int) -> bool:
+    """Whether a seat is offered a discard proposal now."""
+    return any(a.HasField("propose") for a in legal(state, seat))
+
+
+def test_a_refused_proposal_is_not_repeated_by_its_proposer_this_round():
+    """"At any point of the game, the majority of players can decide to discard one of the
+    Castle Junction Cards": another investigator may propose again after a refusal; only the
+    refused proposer waits for the next round (Castle Junction Cards; RULES.md)."""
+    state = holmes_game()
+    open_window(state, key=0)
+    proposer = frame(state).seats[0]
+    play(state, proposer, propose=jpb.ProposeDiscard(slot=0))
+    for seat, discard in {0: True, 1: False, 2: True, 3: False}.items():
+        play(state, seat, vote=jpb.Vote(discard=discard))
+    assert frame(state).kind == pb.FRAME_KIND_EVENT_WINDOW
+    others = [s for s in cj.investigators(state) if s != proposer]
+    assert not proposes(state, proposer)
+    assert any(proposes(state, s) for s in others)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from parlour.games.murdercastle.board import Castle, place_of
-from parlour.games.murdercastle.rules import GAME
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.tests.positions import (
     PHARMACY_PLACE,
     add_room,
     card_of,

@@ -7,8 +7,8 @@ from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.rules import GAME
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     add_room,
     frame,

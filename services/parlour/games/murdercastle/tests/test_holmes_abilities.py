@@ -4,15 +4,19 @@ Cards)."""
 
 from __future__ import annotations
 
+import pytest
+
+from parlour.engine.game import IllegalAction, copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
 from parlour.games.murdercastle import flow, holmes_abilities
 from parlour.games.murdercastle.board import Castle, place_of
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.strategy import greedy
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
+    PHARMACY_PLACE,
     add_room,
     card_of,
     frame,
@@ -132,3 +136,18 @@ def test_greedy_bots_play_the_holmes_seat_and_his_card():
             actions = GAME.legal_actions(state, seat)
             GAME.apply(state, seat, greedy(GAME.view(state, seat), actions, seat, rng))
         assert state.finished and state.junction.ability_used
+
+
+def test_the_alarm_system_is_never_aimed_at_holmes_own_room():
+    """The Alarm System moves Holmes "into any explored room other than the Pharmacy and his
+    own" (RULES.md: Holmes' Ability Cards; Rulebook: Play as Holmes: Holmes' Control Panel):
+    with an investigator in Holmes' room, that room is not offered and is refused."""
+    state = chosen(ALARM)
+    state.holmes = place_of(4)
+    state.players[0].place = place_of(4)
+    holmes_window(state)
+    play(state, HOLMES, holmes_ability=jpb.UseHolmesAbility())
+    offered = [a.place.place for a in legal(state, HOLMES)]
+    assert offered and place_of(4) not in offered and PHARMACY_PLACE not in offered
+    with pytest.raises(IllegalAction):
+        GAME.apply(copy_message(state), HOLMES, pb.Action(place=pb.ChoosePlace(place=place_of(4))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
     PHARMACY_PLACE,

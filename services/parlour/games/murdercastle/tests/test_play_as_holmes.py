@@ -10,10 +10,10 @@ from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import automa, flow, holmes, holmes_cards, play_as_holmes
 from parlour.games.murdercastle.board import place_of
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.stack import key_order
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     PHARMACY_PLACE,
     add_room,
     card_of,
@@ -726,3 +726,16 @@ def test_ismcts_chooses_for_the_holmes_seat_from_samples_it_may_see():
             action = legal_now[rng.below(len(legal_now))]
         GAME.apply(state, seat, action)
     assert decided
+
+
+def test_holmes_does_not_walk_out_of_an_investigators_room():
+    """Play as Holmes plays the Automa cards "the same as Automa" except where Holmes moves, and
+    Automa says "Holmes does not move if Holmes occupies your room when movement cards are
+    revealed": with an investigator in his room, Move up to 2 Rooms moves him nowhere
+    (Rulebook: The Holmes' Action Cards / Automa Deck (Play as Holmes); Automa Holmes' Action
+    Cards; RULES.md)."""
+    state = walk_castle()
+    state.players[1].place = place_of(ATRIUM)
+    play(state, 1, select=pb.SelectTile(tile=pb.ACTION_TILE_COLLECT))
+    assert frame(state).kind != pb.FRAME_KIND_HOLMES_WALK
+    assert state.holmes == place_of(ATRIUM)

@@ -16,7 +16,7 @@ import os
 import pytest
 
 from parlour.engine.conformance import play_random
-from parlour.games.murdercastle.rules import GAME
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import place_of
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.tests.positions import (
     add_room,
     card_of,
     frame,

@@ -8,8 +8,8 @@ from parlour.engine.runtime import serialize
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
-from parlour.games.murdercastle.rules import GAME
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
     RED,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
-from parlour.games.murdercastle.rules import GAME
-from parlour.games.murdercastle.tests.scenario import (
+from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.tests.positions import (
     add_room,
     card_of,
     frame,

@@ -1,0 +1,208 @@
+"""Clash of Minds: Holmes vs Moriarty as a parlour Game: dispatch, outcome, conservation.
+
+Seat 0 is Holmes, seat 1 is Moriarty. The rules live in small modules: setup (Preparing
+the Crime, Establishing the Course of Events), rounds (Start of the Investigation), turns
+(Course and Final Turn), targets and effects (card effects), influence (values), summary
+(Conclusion, Archiving); views (what each seat sees); names and text (the words).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from parlour.engine.game import Decision, Emitted, Game, IllegalAction, Outcome, Variant
+from parlour.engine.rng import Rng
+from parlour.games.clashofminds import (
+    reference,
+    rounds,
+    setup,
+    summary,
+    targets,
+    text,
+    turns,
+    views,
+)
+from parlour.games.clashofminds.catalogue import (
+    CATALOGUE,
+    DEDUCTION_TOKENS,
+    DISTRACTION_TOKENS,
+    HOLMES,
+    MORIARTY,
+)
+from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
+
+Handler = Callable[[pb.State, int, pb.Action], list[Emitted]]
+
+DECISIONS = {
+    pb.PHASE_PREPARING_CRIME: "arrange_crime",
+    pb.PHASE_AGENTS: "keep_or_replace_agent",
+    pb.PHASE_INITIAL_SETUP: "place_setup_card",
+    pb.PHASE_COURSE: "turn",
+    pb.PHASE_FINAL_PLACEMENT: "place_action_card",
+    pb.PHASE_FINAL_REVEAL: "reveal_action_card",
+    pb.PHASE_ARCHIVING: "discard_from_hand",
+}
+
+TURN_HANDLERS: dict[str, Handler] = {
+    "play_influence": lambda s, seat, a: turns.play_influence(s, seat, a.play_influence),
+    "draw_influence": lambda s, seat, a: turns.draw_influence(s, seat, a.draw_influence),
+    "use_influence": lambda s, seat, a: turns.use_influence(s, seat, a.use_influence),
+    "add_support": lambda s, seat, a: turns.add_support(s, seat, a.add_support),
+    "remove_support": lambda s, seat, a: turns.remove_support(s, seat, a.remove_support),
+}
+ACTIVATE: dict[str, Handler] = {
+    "activate_agent": lambda s, seat, a: turns.activate_agent(s, seat)}
+COURSE_HANDLERS: dict[str, Handler] = {
+    **TURN_HANDLERS,
+    **ACTIVATE,
+    "pass_mandatory": lambda s, seat, a: turns.pass_mandatory(s, seat),
+    "end_turn": lambda s, seat, a: turns.end_turn(s, seat),
+}
+FINAL_HANDLERS: dict[str, Handler] = {
+    **TURN_HANDLERS,
+    **ACTIVATE,
+    "reveal_action_card": lambda s, seat, a: turns.reveal_action_card(
+        s, seat, a.reveal_action_card),
+    "skip_action": lambda s, seat, a: turns.skip_action(s, seat),
+}
+HANDLERS: dict[int, dict[str, Handler]] = {
+    pb.PHASE_PREPARING_CRIME: {
+        "arrange_crime": lambda s, seat, a: setup.arrange_crime(s, a.arrange_crime)},
+    pb.PHASE_AGENTS: {
+        "keep_agent": lambda s, seat, a: rounds.keep_agent(s, seat),
+        "replace_agent": lambda s, seat, a: rounds.replace_agent(s, seat)},
+    pb.PHASE_INITIAL_SETUP: {
+        "place_setup_card": lambda s, seat, a: rounds.place_setup_card(
+            s, seat, a.place_setup_card)},
+    pb.PHASE_COURSE: COURSE_HANDLERS,
+    pb.PHASE_FINAL_PLACEMENT: {
+        **ACTIVATE,
+        "place_action_card": lambda s, seat, a: turns.place_action_card(
+            s, seat, a.place_action_card)},
+    pb.PHASE_FINAL_REVEAL: FINAL_HANDLERS,
+    pb.PHASE_ARCHIVING: {
+        "discard_card": lambda s, seat, a: summary.discard_from_hand(s, seat, a.discard_card),
+        "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
+}
+DECK = sorted(CATALOGUE.deck())
+AGENT_DECKS = [sorted(CATALOGUE.agent_deck(seat)) for seat in (HOLMES, MORIARTY)]
+CRIME_CARDS = sorted(CATALOGUE.crime)
+SITES = sorted(CATALOGUE.sites)
+TARGET_KINDS = {"move_card", "target_card", "target_thread", "discard_card"}
+
+
+class ClashOfMinds(Game):
+    """Clash of Minds: Holmes (seat 0) vs Moriarty (seat 1), with or without Agents."""
+
+    name = "clashofminds"
+    display_name = "Clash of Minds: Holmes vs Moriarty"
+    min_seats = 2
+    max_seats = 2
+    reasons = reference.REASONS
+    decision_kinds = reference.DECISION_KINDS
+    max_actions = 3000
+
+    def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
+        return setup.new_state(options, seats, seed)
+
+    def variants(self) -> list[Variant]:
+        """The base game and the Additional Game Mode: Agent Cards Included."""
+        return [Variant("standard", "Base game", pb.Options()),
+                Variant("agents", "Agent Cards Included", pb.Options(agents=True))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(v.options, 2) for v in self.variants()]
+
+    # -- play ------------------------------------------------------------------
+    def pending(self, state: pb.State) -> list[Decision]:
+        if state.phase == pb.PHASE_OVER:
+            return []
+        if state.HasField("effect"):
+            return [Decision(state.effect.seat, "choose_target")]
+        kind = DECISIONS[state.phase]
+        if state.phase == pb.PHASE_FINAL_REVEAL and turns.open_slot(state, state.turn):
+            kind = "resolve_action_card"
+        return [Decision(state.turn, kind)]
+
+    def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
+        if state.HasField("effect"):
+            return targets.targets(state)
+        phase = state.phase
+        if phase == pb.PHASE_PREPARING_CRIME:
+            return setup.arrangements(state)
+        if phase == pb.PHASE_AGENTS:
+            return [pb.Action(keep_agent=pb.KeepAgent()),
+                    pb.Action(replace_agent=pb.ReplaceAgent())]
+        if phase == pb.PHASE_INITIAL_SETUP:
+            return rounds.setup_placements(state, seat)
+        if phase == pb.PHASE_FINAL_PLACEMENT:
+            return turns.placement_actions(state, seat)
+        if phase == pb.PHASE_FINAL_REVEAL and not turns.open_slot(state, seat):
+            return turns.reveal_actions(state, seat)
+        if phase == pb.PHASE_ARCHIVING:
+            return summary.archiving_actions(state, seat)
+        return turns.turn_actions(state, seat)
+
+    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+        kind = action.WhichOneof("kind")
+        if kind is None:
+            raise IllegalAction("EMPTY_ACTION", "the action names no move")
+        if state.HasField("effect"):
+            if kind not in TARGET_KINDS:
+                raise IllegalAction("CHOOSE_EFFECT_TARGET", "answer the pending effect first")
+            events = targets.resolve(state, action)
+        else:
+            handler = HANDLERS[state.phase].get(kind)
+            if handler is None:
+                raise IllegalAction("WRONG_PHASE", f"{kind} is not possible now")
+            events = handler(state, seat, action)
+        if state.phase == pb.PHASE_FINAL_REVEAL and not state.HasField("effect"):
+            events += turns.advance_final(state)
+        return events
+
+    def view(self, state: pb.State, seat: int | None) -> pb.View:
+        return views.view(state, seat)
+
+    def outcome(self, state: pb.State) -> Outcome | None:
+        if state.phase != pb.PHASE_OVER:
+            return None
+        line = text.RESULTS[state.result]
+        if state.result == pb.RESULT_HOLMES_VICTORY:
+            return Outcome((1, 0), (HOLMES,), line)
+        if state.result == pb.RESULT_MORIARTY_VICTORY:
+            return Outcome((0, 1), (MORIARTY,), line)
+        return Outcome((0, 0), (), line)
+
+    # -- checks --------------------------------------------------------------------
+    def check_conservation(self, state: pb.State) -> None:
+        placed: list[list[int]] = [[], []]
+        tokens = distracted = 0
+        for thread in state.threads:
+            tokens += thread.deduction_token
+            assert not (thread.deduction_token and thread.revealed), "token on a revealed card"
+            for seat, side in enumerate(thread.sides):
+                cards = side.cards
+                placed[seat] += [card.card for card in cards]
+                distracted += sum(card.distracted for card in cards)
+        for seat, player in enumerate(state.players):
+            cards = [*player.hand, *player.deck, *player.discard, *player.agent.supports]
+            assert sorted(cards + placed[seat]) == DECK, f"seat {seat} Influence Cards"
+            agents = [*player.agent_deck, *player.agent_discard]
+            agents += [player.agent.agent] if player.agent.in_play else []
+            agents += [player.drawn_agent] if player.drawn_agent else []
+            expected = AGENT_DECKS[seat] if state.options.agents else []
+            assert sorted(agents) == expected, f"seat {seat} Agents"
+            slots = [s.card for s in player.final_slots]
+            assert len(set(slots)) == len(slots) <= 4, f"seat {seat} Action Cards"
+        crime = [*state.crime_box, *state.crime_drawn, *(t.crime_card for t in state.threads)]
+        assert sorted(c for c in crime if c) == CRIME_CARDS, "Crime Plan Cards"
+        assert state.deduction_supply + tokens == DEDUCTION_TOKENS, "Deduction Tokens"
+        assert state.distraction_supply + distracted == DISTRACTION_TOKENS, "Distraction Tokens"
+        sites = [*state.site_deck, *state.site_discard, *([state.site] if state.site else [])]
+        assert sorted(sites) == SITES, "Investigation Sites"
+
+    def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
+        return views.resample_hidden(state, seat, rng)
+
+
+GAME = ClashOfMinds()
