@@ -11,6 +11,7 @@ from parlour.engine import runtime
 from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.matchlog import verified
+from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
@@ -54,7 +55,7 @@ async def test_undo_restores_the_earlier_state_as_a_new_version(table, stack):
         records = await store.match_log(table.id)
     finally:
         await store.close()
-    actions = [rules.LoggedAction.FromString(raw) for raw in records.actions]
+    actions = read_actions(GAME, records.actions)
     verified(GAME, records, actions)
     notices = [e for e in records.events if b"parlour.engine.v1.Undone" in e.payload]
     assert [e.version for e in notices] == [undo.version]

@@ -20,7 +20,7 @@ from parlour.engine.registry import get_game
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.matchlog import verified
-from parlour.rules.v1 import rules_pb2 as rules
+from parlour.rules.records import read_actions
 from parlour.store.matchstore import MatchStore
 
 GAME = get_game("murdercastle")
@@ -90,7 +90,7 @@ async def recomputed(stack, table: Table) -> None:
         records = await store.match_log(table.id)
     finally:
         await store.close()
-    verified(GAME, records, [rules.LoggedAction.FromString(raw) for raw in records.actions])
+    verified(GAME, records, read_actions(GAME, records.actions))
 
 
 async def test_undo_applies_once_every_other_seat_accepted(table, stack):

@@ -57,6 +57,9 @@ class Subscription:
         #: The last sequence handed out (where a stream ended now would resume).
         self.delivered = after
         self.finished = False
+        #: The match's last sequence if it was finished when subscribing (None: it was
+        #: not), read with the stream's bounds.
+        self.finished_at_start: int | None = None
         #: Awaited before a batch holding an event private to the seat and committed after
         #: a seat token of the match was revoked (its seat version is above
         #: `seat_version`); raises if the viewer may no longer see the seat's events, else
@@ -98,7 +101,7 @@ class Subscription:
         has been passed."""
         async for batch in self._catch_up(None):
             yield await self._checked(batch)
-        if self.finished or await self._passed_the_end():
+        if self.finished or await self._passed_the_end(self.finished_at_start):
             yield Finished(self.cursor)
             return
         while True:
@@ -146,10 +149,11 @@ class Subscription:
                 yield Finished(self.cursor)
                 return
 
-    async def _passed_the_end(self) -> bool:
+    async def _passed_the_end(self, known: int | None = -1) -> bool:
         """Whether the match is finished and the cursor is at its last event (a finishing
-        action may append no event, so the stream marker alone is not enough)."""
-        last = await self.hub.store.finished_at(self.match)
+        action may append no event, so the stream marker alone is not enough). `known`:
+        the answer read already (-1: read it now)."""
+        last = await self.hub.store.finished_at(self.match) if known == -1 else known
         self.finished = last is not None and self.cursor >= last
         return self.finished
 
@@ -263,7 +267,7 @@ class EventHub:
         feed = self.feeds.get(match)
         if feed is None:  # told of commits from now on, then read where the stream is
             await self.store.watch_match(match, self.gateway_id)
-        first, last = await self.store.stream_bounds(match)
+        first, last, finished_at = await self.store.stream_bounds(match, finished=True)
         if after < 0:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -282,6 +286,7 @@ class EventHub:
         if first is not None and first > after + 1:
             raise history_trimmed(after, first, last)
         subscription = Subscription(self, match, seat, after, self.queue_size)
+        subscription.finished_at_start = finished_at
         feed = self.feeds.get(match)
         if feed is None:
             feed = self.feeds[match] = MatchFeed(last)

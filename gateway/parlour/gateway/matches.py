@@ -29,8 +29,6 @@ from parlour.store.matchstore import MatchNotFound
 #: Largest serialized game Options accepted by CreateMatch.
 MAX_OPTIONS_BYTES = 16 * 1024
 MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
-#: JoinMatch's negative answers from store/seat.lua.
-SEAT_REFUSALS = {-2: "SEAT_TAKEN", -3: "MATCH_FULL"}
 
 
 def creation_fingerprint(game: str, request: gw.CreateMatchRequest) -> str:
@@ -180,8 +178,8 @@ class MatchCalls(Edge):
             raise not_found("match", request.match)
         if seat == -1:
             raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
-        if seat in SEAT_REFUSALS:
-            reason = SEAT_REFUSALS[seat]
+        if seat in (-2, -3):
+            reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
             )

@@ -17,30 +17,39 @@ from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store.matchstore import StoredEvent
 
 
-def match_event(event: StoredEvent) -> gw.MatchEvent:
-    """A stored event (a RecordedEvent) as the public MatchEvent, with the game's text."""
+def match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
+    """A stored event (a RecordedEvent; the game's own events without their type URL,
+    `event_url`: rules/records.py) as the public MatchEvent, with the game's text."""
     recorded = rules.RecordedEvent.FromString(event.payload)
-    return gw.MatchEvent(
+    public = gw.MatchEvent(
         sequence=event.sequence,
         version=event.version,
         actor=event.actor,
         event=recorded.event,
         text=recorded.text,
     )
+    if not public.event.type_url:
+        public.event.type_url = event_url
+    return public
 
 
-def stream_message(item: list[StoredEvent] | Heartbeat) -> gw.StreamEventsResponse:
+def stream_message(item: list[StoredEvent] | Heartbeat, event_url: str) -> gw.StreamEventsResponse:
     """A heartbeat, one event, or a batch of events as one StreamEvents message."""
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
     metrics.EVENTS_SENT.inc(len(item))
     if len(item) == 1:
-        return gw.StreamEventsResponse(event=match_event(item[0]))
-    return gw.StreamEventsResponse(batch=gw.EventBatch(events=[match_event(e) for e in item]))
+        return gw.StreamEventsResponse(event=match_event(item[0], event_url))
+    events = [match_event(e, event_url) for e in item]
+    return gw.StreamEventsResponse(batch=gw.EventBatch(events=events))
 
 
 class StreamCalls(ForwardCalls, MatchCalls):
     """StreamEvents and Play."""
+
+    async def event_url(self, game: str) -> str:
+        """The type URL of the game's own Event messages."""
+        return public.TYPE_URL_PREFIX + (await self.router.describe(game)).event_type
 
     async def finished(self, match: str) -> gw.MatchFinished:
         """The last message of a finished match's streams."""
@@ -56,6 +65,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
 
     async def stream_events(self, viewer: Viewer, after: int):
         """The viewer's events after `after`, heartbeats while idle."""
+        event_url = await self.event_url(viewer.game)
         async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
             with self.revocable(viewer, sub):
                 if viewer.token_hash is not None:
@@ -64,7 +74,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
                     if isinstance(item, Finished):
                         yield gw.StreamEventsResponse(finished=await self.finished(viewer.match))
                         return
-                    yield stream_message(item)
+                    yield stream_message(item, event_url)
 
     @guarded
     async def Play(self, request_iterator, context):
@@ -87,10 +97,11 @@ class StreamCalls(ForwardCalls, MatchCalls):
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
             opened.seat = viewer.seat
+        event_url = await self.event_url(viewer.game)
         session = PlaySession(
             viewer.seat,
             lambda action: self.act(viewer, action),
-            match_event,
+            lambda event: match_event(event, event_url),
             self.heartbeat,
             lambda: self.finished(viewer.match),
             self.play_queue,

@@ -19,7 +19,7 @@ from parlour.engine.sampling import sample_hidden
 from parlour.engine.v1.platform_pb2 import Abandoned, UndoExpired
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
-from parlour.rules import clocks
+from parlour.rules import clocks, records
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.clocks import ClockPolicy
 from parlour.rules.v1 import rules_pb2 as pb
@@ -222,7 +222,8 @@ class RulesCore:
         low, high = g.seat_range(options)
         if not low <= request.seats <= high:
             raise invalid_argument(
-                "seats", f"{g.display_name} with these options takes {low} to {high} seats",
+                "seats",
+                f"{g.display_name} with these options takes {low} to {high} seats",
                 "BAD_SEAT_COUNT",
             )
         try:
@@ -437,7 +438,7 @@ class RulesCore:
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
                     FINISHED if finished else "",
-                    runtime.serialize(logged),
+                    records.compact_action(logged, self.game),
                     seat=request.seat,
                     token_hash=request.token_hash,
                     origin=request.origin,
@@ -518,7 +519,7 @@ class RulesCore:
                     fingerprint + runtime.serialize(result),
                     runtime.serialize(progress),
                     FINISHED,
-                    runtime.serialize(logged),
+                    records.compact_action(logged, self.game),
                 )
             except (CommitConflict, MatchFinished):
                 self.cache.drop(match)
@@ -555,7 +556,7 @@ class RulesCore:
                 fingerprint + runtime.serialize(result),
                 runtime.serialize(progress),
                 "",
-                runtime.serialize(logged),
+                records.compact_action(logged, self.game),
             )
         except CommitConflict:
             self.cache.drop(match)
@@ -573,9 +574,8 @@ class RulesCore:
         return pb.ActResponse(result=result)
 
     def record(self, event: Message) -> bytes:
-        """An event as stored in the match's stream: the packed event and the game's words."""
-        recorded = pb.RecordedEvent(event=pack(event), text=describe(self.game, event))
-        return recorded.SerializeToString(deterministic=True)
+        """An event as stored in the match's stream: the event and the game's words."""
+        return records.recorded_event(self.game, event, describe(self.game, event), pack)
 
     async def _load(self, match: str) -> Cached:
         try:

@@ -8,6 +8,7 @@ from google.protobuf import any_pb2
 from parlour.engine.game import Game
 from parlour.engine.replay import LogEvent, ReplayDiverged, check_events, replay
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.rules import records as records_of
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import MatchNotFound, MatchRecords, MatchStore, StoredEvent
 
@@ -26,9 +27,9 @@ def audit_of(meta: dict[str, str]) -> pb.SeedAudit:
     return audit
 
 
-def log_event(stored: StoredEvent) -> LogEvent:
+def log_event(stored: StoredEvent, event_url: str) -> LogEvent:
     """A stored stream entry in the form a replay is compared with."""
-    recorded = pb.RecordedEvent.FromString(stored.payload)
+    recorded = records_of.read_event(stored.payload, event_url)
     return LogEvent(
         sequence=stored.sequence,
         version=stored.version,
@@ -47,7 +48,9 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
     try:
         seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
         replayed = replay(game, options, seats, seed, actions)
-        check_events(replayed.events, [log_event(e) for e in records.events], None, True)
+        url = records_of.type_url(game.event_type)
+        logged = [log_event(e, url) for e in records.events]
+        check_events(replayed.events, logged, None, True)
     except ReplayDiverged as error:
         raise ServiceError(
             grpc.StatusCode.DATA_LOSS, "LOG_MISMATCH", f"the stored log does not replay: {error}"
@@ -83,8 +86,9 @@ async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogReques
         raise refuse("NO_MATCH_LOG", "this match was not created with a log")
     if len(records.events) != progress.last_sequence:
         raise refuse("LOG_TRIMMED", "the match's event stream was trimmed")
-    actions = [pb.LoggedAction.FromString(raw) for raw in records.actions]
+    actions = records_of.read_actions(game, records.actions)
     verified(game, records, actions)
+    event_url = records_of.type_url(game.event_type)
     log = pb.MatchLog(
         game=meta["game"],
         seats=seats,
@@ -104,7 +108,7 @@ async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogReques
                 sequence=stored.sequence,
                 version=stored.version,
                 actor=stored.actor,
-                recorded=pb.RecordedEvent.FromString(stored.payload),
+                recorded=records_of.read_event(stored.payload, event_url),
                 audience=stored.visibility.decode() if request.reveal_all else "",
             )
     return log

@@ -55,9 +55,7 @@ async def start(
     await serving.set_serving(health, [SERVICE], ok)
     timers = TurnTimers(core, timer_poll_seconds)
     watcher = asyncio.create_task(
-        _together(
-            serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run()
-        )
+        _together(serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run())
     )
     return server, port, health, watcher
 
@@ -75,7 +73,12 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
     drain = Drain()
     server, port, health, watcher = await start(
-        game, store, settings.address, settings.state_cache, tls, drain,
+        game,
+        store,
+        settings.address,
+        settings.state_cache,
+        tls,
+        drain,
         settings.timer_poll_seconds,
     )
     health_port = await serving.start_health_port(

@@ -14,6 +14,7 @@ from parlour.engine import abandon, timeouts
 from parlour.rpc.errors import ServiceError
 from parlour.rules.clocks import earliest_deadline
 from parlour.rules.core import RulesCore, now_ms, pack
+from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
 from parlour.store.keys import PLATFORM_REQUEST_PREFIX
@@ -63,7 +64,7 @@ class TurnTimers:
         if not int(limit or 0) or marked:
             return ""
         tail = await redis.lrange(keys.actions(match), -STREAK_WINDOW, -1)
-        entries = [pb.LoggedAction.FromString(raw) for raw in tail]
+        entries = read_actions(self.core.game, tail)
         if abandon.streak(entries, seat) + 1 < int(limit):
             return ""
         if policy == b"end":

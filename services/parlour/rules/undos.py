@@ -23,6 +23,7 @@ from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks
 from parlour.rules.cache import Cached
 from parlour.rules.core import FINGERPRINT_BYTES, RulesCore, now_ms
+from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import MatchNotFound, MatchRecords
 
@@ -69,7 +70,7 @@ async def _records(core: RulesCore, match: str) -> tuple[MatchRecords, list[pb.L
         records = await core.store.match_log(match)
     except MatchNotFound:
         raise not_found("match", match) from None
-    return records, [pb.LoggedAction.FromString(raw) for raw in records.actions]
+    return records, read_actions(core.game, records.actions)
 
 
 def _states(core: RulesCore, records: MatchRecords, actions: list) -> list[Message]:

@@ -254,9 +254,7 @@ class MatchStore:
 
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
-        version, seq, data, progress = await self.redis.hmget(
-            keys.state(match), "v", "q", "s", "p"
-        )
+        version, seq, data, progress = await self.redis.hmget(keys.state(match), "v", "q", "s", "p")
         if version is None:
             raise MatchNotFound(match)
         return StoredState(int(version), int(seq), data, progress or b"")
@@ -507,13 +505,24 @@ class MatchStore:
         status, last = await pipe.execute()
         return int(last) if status == b"finished" and last is not None else None
 
-    async def stream_bounds(self, match: str) -> tuple[int | None, int]:
-        """(oldest kept sequence or None, newest sequence or 0) in one round trip."""
+    async def stream_bounds(self, match: str, finished: bool = False):
+        """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
+        `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
-        head, tail = await pipe.execute()
-        return (_sequence(head[0][0]) if head else None), (_sequence(tail[0][0]) if tail else 0)
+        if finished:
+            pipe.hget(keys.meta(match), "status")
+            pipe.hget(keys.state(match), "q")
+        head, tail, *end = await pipe.execute()
+        first, last = (
+            (_sequence(head[0][0]) if head else None),
+            (_sequence(tail[0][0]) if tail else 0),
+        )
+        if not finished:
+            return first, last
+        status, final = end
+        return first, last, (int(final) if status == b"finished" and final is not None else None)
 
 
 def _sequence(entry_id: bytes) -> int:
