@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import signal
 import time
 from dataclasses import dataclass, field
 
@@ -15,7 +16,7 @@ import pytest
 
 from parlour.client import Backoff, GatewayClient
 from parlour.engine.rng import Rng
-from parlour.launcher import LocalStack
+from parlour.launcher import LocalStack, wait_serving
 from parlour.rules.v1 import rules_pb2
 from parlour.store.matchstore import MatchStore
 from parlour.store.server import EmbeddedRedis
@@ -204,3 +205,32 @@ async def test_play_sessions_through_redis_kills_are_all_answered():
 async def test_play_sessions_through_many_redis_kills():
     """The longer drill: 12 lanes of Play matches, Redis SIGKILLed 25 times."""
     check(await drill(lanes=12, kills=25, down=1.0, up=2.0, long=12.0))
+
+
+async def test_an_action_sent_again_after_a_retryable_refusal_gets_its_ack():
+    """With the game's only replica gone for longer than the gateway retries, the action in
+    flight is refused UNAVAILABLE on the live session; sent again with the same request id
+    once the replica is back, it is applied and its ack reaches the caller (it used to be
+    dropped as a repeat, and the caller waited for ever on heartbeats)."""
+    with LocalStack(["tinycards"]) as stack:
+        async with GatewayClient(stack.address) as client:
+            match = await client.create_match("tinycards", 2, seed=3)
+            seat = await client.join(match.name, "p0", seat=0)
+            await client.join(match.name, "p1", seat=1)
+            action = (await seat.actions()).actions[0]
+            replica = stack.rules["tinycards"][0]
+            session = seat.session()
+            try:
+                assert (await session.receive()).HasField("opened")
+                replica.stop(signal.SIGKILL)
+                tally = Tally()
+                session.send(action, request_id="again")
+                refusal = await asyncio.wait_for(ack_of(session, "again", tally), 60)
+                assert refusal.code == grpc.StatusCode.UNAVAILABLE.value[0], refusal
+                stack.rules["tinycards"][0] = stack.start_rules("tinycards", port=replica.port)
+                await asyncio.to_thread(wait_serving, stack.rules["tinycards"][0])
+                session.send(action, request_id="again")
+                ack = await asyncio.wait_for(ack_of(session, "again", tally), 30)
+                assert ack.code == 0 and ack.response.result.progress.version == 2, ack
+            finally:
+                session.cancel()
