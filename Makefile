@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-engines bench-bots web clean
+.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-quick bench-sizing bench-engines bench-bots web clean
 
 setup: $(STAMP) gen
 
@@ -62,6 +62,14 @@ check: lint test
 
 bench: setup
 	$(BIN)/python -m bench.run
+
+# every path of the bench once, briefly (tests/test_bench_quick.py runs the same in make test)
+bench-quick: setup
+	$(BIN)/python -m bench.run --quick
+
+# what hosts size for: live matches, spectators, Murder Castle at 7 seats, 1 vs 2 gateways/rules
+bench-sizing: setup
+	$(BIN)/python -m bench.sizing
 
 bench-engines: setup
 	$(BIN)/python -m bench.engines

@@ -113,8 +113,11 @@ class SoloProgress:
         from parlour.games.murdercastle.cubes import needed
 
         board = state.players[0].board
-        score = self.phantoms + 1 if 0 in outcome.winners else sum(
-            min(n, needed(state)) for n in board.counts)
+        score = (
+            self.phantoms + 1
+            if 0 in outcome.winners
+            else sum(min(n, needed(state)) for n in board.counts)
+        )
         return Outcome((score, *range(self.phantoms)), outcome.winners)
 
 
@@ -132,14 +135,17 @@ def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
     match = LocalMatch(game, seats, seed=seed, options=options)
     searched = SoloProgress(game) if seats == 1 else game
     rngs = [Rng.from_seed(seed * 131 + s) for s in range(seats)]
-    bots = [make_strategy("greedy" if name == "ismcts" else name, seed * 131 + s)
-            for s, name in enumerate(lineup)]
+    bots = [
+        make_strategy("greedy" if name == "ismcts" else name, seed * 131 + s)
+        for s, name in enumerate(lineup)
+    ]
     while match.outcome is None:
         seat = match.pending[0].seat
         legal = match.legal_actions(seat)
         if lineup[seat] == "ismcts":
-            move = ismcts.search(searched, seat, legal, LocalSampler(game, match, seat),
-                                 rngs[seat], iterations)
+            move = ismcts.search(
+                searched, seat, legal, LocalSampler(game, match, seat), rngs[seat], iterations
+            )
         else:
             move = bots[seat].choose(Turn(game, seat, match.view(seat), legal))
         match.act(seat, move)
@@ -156,45 +162,71 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def castle_cells(matches: int, iterations: int, searched: int,
-                 holmes_iterations: int) -> list[tuple[str, str, list]]:
+def castle_cells(
+    matches: int, iterations: int, searched: int, holmes_iterations: int
+) -> list[tuple[str, str, list]]:
     """The table's rows: a title, the players and the jobs of its matches (`searched` matches
     in the IS-MCTS rows, which are slow; Play as Holmes searches `holmes_iterations`)."""
     cells = []
     for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
         for bot in ("random", "greedy", "ismcts"):
-            cells.append((f"Automa {name}", bot,
-                          [("automa", level, s, iterations, (bot,))
-                           for s in range(searched if bot == "ismcts" else matches)]))
+            cells.append(
+                (
+                    f"Automa {name}",
+                    bot,
+                    [
+                        ("automa", level, s, iterations, (bot,))
+                        for s in range(searched if bot == "ismcts" else matches)
+                    ],
+                )
+            )
     for seats in (4, 7):
         for who in ("greedy", "ismcts"):
-            lineup = tuple(["ismcts" if who == "ismcts" and s < 3 else "greedy"
-                            for s in range(seats - 1)] + ["greedy"])
-            cells.append((f"Play as Holmes {seats} seats",
-                          "3 IS-MCTS + greedy vs greedy Holmes" if who == "ismcts"
-                          else "greedy vs greedy Holmes",
-                          [("holmes", seats, s, holmes_iterations, lineup)
-                           for s in range(searched // 5 if who == "ismcts" else matches)]))
+            lineup = tuple(
+                ["ismcts" if who == "ismcts" and s < 3 else "greedy" for s in range(seats - 1)]
+                + ["greedy"]
+            )
+            cells.append(
+                (
+                    f"Play as Holmes {seats} seats",
+                    "3 IS-MCTS + greedy vs greedy Holmes"
+                    if who == "ismcts"
+                    else "greedy vs greedy Holmes",
+                    [
+                        ("holmes", seats, s, holmes_iterations, lineup)
+                        for s in range(searched // 5 if who == "ismcts" else matches)
+                    ],
+                )
+            )
     return cells
 
 
-def castle_table(matches: int, iterations: int, jobs: int, searched: int,
-                 holmes_iterations: int) -> list[dict]:
+def castle_table(
+    matches: int, iterations: int, jobs: int, searched: int, holmes_iterations: int
+) -> list[dict]:
     """Print and return Murder Castle's win rates per mode and difficulty."""
     rows = []
     print(f"{'mode':28} {'players':38} games  wins  rate   [95%]          s")
     with multiprocessing.Pool(jobs) as pool:
-        for title, players, cell in castle_cells(matches, iterations, searched,
-                                                 holmes_iterations):
+        for title, players, cell in castle_cells(matches, iterations, searched, holmes_iterations):
             started = time.perf_counter()
             wins = sum(pool.map(castle_match, cell))
             low, high = wilson(wins, len(cell))
-            row = {"mode": title, "players": players, "games": len(cell), "wins": wins,
-                   "iterations": cell[0][3], "interval_95": [low, high],
-                   "seconds": time.perf_counter() - started}
+            row = {
+                "mode": title,
+                "players": players,
+                "games": len(cell),
+                "wins": wins,
+                "iterations": cell[0][3],
+                "interval_95": [low, high],
+                "seconds": time.perf_counter() - started,
+            }
             rows.append(row)
-            print(f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
-                  f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}", flush=True)
+            print(
+                f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
+                f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}",
+                flush=True,
+            )
     return rows
 
 
@@ -209,18 +241,32 @@ def main(argv: list[str] | None = None) -> None:
         f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})",
     )
     top.add_argument("--jobs", type=int, default=2)
-    top.add_argument("--castle", action="store_true",
-                     help="Murder Castle's win-rate table per mode and difficulty instead")
-    top.add_argument("--searched", type=int,
-                     help="--castle: matches per IS-MCTS row (default --matches; Play as "
-                     "Holmes a fifth of it)")
-    top.add_argument("--holmes-iterations", type=int, default=2,
-                     help="--castle: IS-MCTS samples per decision in Play as Holmes")
+    top.add_argument(
+        "--castle",
+        action="store_true",
+        help="Murder Castle's win-rate table per mode and difficulty instead",
+    )
+    top.add_argument(
+        "--searched",
+        type=int,
+        help="--castle: matches per IS-MCTS row (default --matches; Play as Holmes a fifth of it)",
+    )
+    top.add_argument(
+        "--holmes-iterations",
+        type=int,
+        default=2,
+        help="--castle: IS-MCTS samples per decision in Play as Holmes",
+    )
     args = top.parse_args(argv)
     RESULTS.mkdir(exist_ok=True)
     if args.castle:
-        rows = castle_table(args.matches, args.iterations or ITERATIONS["murdercastle"],
-                            args.jobs, args.searched or args.matches, args.holmes_iterations)
+        rows = castle_table(
+            args.matches,
+            args.iterations or ITERATIONS["murdercastle"],
+            args.jobs,
+            args.searched or args.matches,
+            args.holmes_iterations,
+        )
         out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
         out.write_text(json.dumps(rows, indent=2))
         print(f"results: {out}")

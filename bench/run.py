@@ -515,7 +515,38 @@ def table(results: dict) -> str:
         + ", ".join(f"{k} {v['cores']:.2f}/{v['cpu_us_per_op']:.0f}" for k, v in cpu.items())
     )
     lines += peer_table(results)
+    lines += sizing_table(results.get("sizing"))
     return "\n".join(lines)
+
+
+def sizing_table(sizing: dict | None) -> list[str]:
+    """bench/sizing.py's scenarios, one line each."""
+    if not sizing:
+        return []
+    live, spec, castle = sizing["live_matches"], sizing["spectators"], sizing["murder_castle"]
+    lines = [
+        "",
+        "what hosts size for (bench/sizing.py; ms, server CPU us per action):",
+        f"  {live['matches']} live matches, {live['streams']} Play streams, acting every "
+        f"{live['pace_s'][0]:g}-{live['pace_s'][1]:g} s: {live['actions_per_s']:.0f} actions/s, "
+        f"ack p99 {live['ack']['p99_ms']:.1f}, delivery p99 {live['delivery']['p99_ms']:.1f}, "
+        f"gateway {live['gateway_rss_bytes_per_stream'] / 1024:.1f} KiB per stream, Redis "
+        f"{live['redis_bytes_per_live_match'] / 1024:.1f} KiB per live match, "
+        f"{live['server_cpu_us_per_action']:.0f} us",
+        f"  1 match, {spec['spectators']} spectators: {spec['deliveries_per_s']:.0f} deliveries/s "
+        f"(target {spec['target_deliveries_per_s']}), delivery p50/p99 "
+        f"{spec['delivery']['p50_ms']:.1f}/{spec['delivery']['p99_ms']:.1f}",
+        f"  Murder Castle, 7 seats: {castle['matches']} matches of "
+        f"{castle['actions_per_match']:.0f} actions, {castle['seconds_per_match']:.1f} s each, "
+        f"ack p99 {castle['ack']['p99_ms']:.1f}, delivery p99 {castle['delivery']['p99_ms']:.1f}, "
+        f"{castle['server_cpu_us_per_action']:.0f} us",
+    ]
+    for name, row in sizing["shape"].items():
+        lines.append(
+            f"  {name}: {row['actions_per_s']:.0f} actions/s, ack p99 {row['ack']['p99_ms']:.1f}, "
+            f"{row['server_cpu_us_per_action']:.0f} us"
+        )
+    return lines
 
 
 def main() -> None:

@@ -32,7 +32,8 @@ from parlour.launcher import LocalStack, Process, wait_serving
 
 SIZES = {
     "full": {
-        "live_matches": 1000,  # the issue asks 10,000: 20,000 streams do not fit beside the rest
+        "live_matches": 400,  # the issue asks 10,000: 20,000 streams (or 2,000 with the load
+        # generator on the same shared cores) do not fit beside the rest
         "live_seconds": 20.0,
         "pace_s": [1.0, 5.0],
         "spectators": 500,  # the issue asks 1,000 at 10k deliveries/s
@@ -116,9 +117,19 @@ async def live_matches(stack: LocalStack, size: dict) -> dict:
         async def paced(m: loadgen.Prepared) -> None:
             ready = loop.create_future()
             opened.append(ready)
-            await loadgen.play_session(
-                client, m, rec, pace=lambda: rng.uniform(*size["pace_s"]), opened=ready, stop=stop
-            )
+            try:
+                await loadgen.play_session(
+                    client,
+                    m,
+                    rec,
+                    pace=lambda: rng.uniform(*size["pace_s"]),
+                    opened=ready,
+                    stop=stop,
+                )
+            except Exception as error:  # noqa: BLE001 - counted and reported
+                rec.errors.append(f"{m.match_id}: {type(error).__name__}: {error}"[:300])
+                if not ready.done():
+                    ready.set_result(None)
 
         tasks = [asyncio.create_task(paced(m)) for m in pool]
         await asyncio.gather(*opened)

@@ -13,7 +13,7 @@ from parlour.gateway.play import PlaySession
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
-from parlour.rpc.errors import Refused, guarded, invalid_argument
+from parlour.rpc.errors import Refused, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store.matchstore import StoredEvent
 
@@ -59,7 +59,9 @@ class StreamCalls(ForwardCalls, MatchCalls):
 
     async def finished(self, match: str) -> gw.MatchFinished:
         """The last message of a finished match's streams."""
-        _, progress = await self.meta_and_progress(match)
+        progress = await self.store.stored_progress(match)
+        if progress is None:
+            raise not_found("match", f"matches/{match}")
         return gw.MatchFinished(progress=public.progress(progress))
 
     @guarded
