@@ -106,7 +106,9 @@ def gateway_target(text: str) -> str:
 
 def gateway_address(args: argparse.Namespace, required: bool = True) -> str | None:
     """--gateway, else PARLOUR_GATEWAY (checked); UsageError when `required` and neither."""
-    address = args.gateway or os.environ.get("PARLOUR_GATEWAY")
+    from parlour.settings import HostSettings, load
+
+    address = args.gateway or load(HostSettings).gateway
     if not address:
         if required:
             raise UsageError("give --gateway HOST:PORT or set PARLOUR_GATEWAY "
@@ -264,6 +266,9 @@ def cmd_certs(args: argparse.Namespace) -> None:
     from pathlib import Path
 
     from parlour.rpc import pki
+    from parlour.settings import HostSettings, load
+
+    args.server_name = args.server_name or load(HostSettings).internal_tls_server_name
 
     try:
         if args.ca:
@@ -541,7 +546,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--days", type=bounded_days, default=365, help="validity (default 365)")
     p.add_argument(
         "--server-name", type=dns_name,
-        default=os.environ.get("PARLOUR_INTERNAL_TLS_SERVER_NAME") or "parlour-rules",
         help="name in the rules certificate, as gateways check it "
         "(default: $PARLOUR_INTERNAL_TLS_SERVER_NAME, else parlour-rules)",
     )

@@ -19,6 +19,8 @@ from parlour.rpc.tls import RULES_SERVER_NAME, InternalTls
 PREFIX = "PARLOUR_"
 Seconds = Annotated[float, Field(gt=0)]
 Port = Annotated[int, Field(ge=0, le=65535)]
+#: A lower-case DNS-1123 name, labels separated by dots.
+DNS_NAME = r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$"
 
 
 class BadSetting(SystemExit):
@@ -59,13 +61,18 @@ class RetentionSettings(Settings):
     abandoned_after_seconds: Annotated[int, Field(ge=0)] = 7 * 86_400
 
 
-class InternalTlsSettings(Settings):
+class ServerNameSettings(Settings):
+    """The name in the rules services' certificate, which gateways check."""
+
+    internal_tls_server_name: str = Field(RULES_SERVER_NAME, max_length=253, pattern=DNS_NAME)
+
+
+class InternalTlsSettings(ServerNameSettings):
     """Mutual TLS on the internal hop (gateway -> rules): all three files, or none."""
 
     internal_tls_ca: FilePath | None = None
     internal_tls_cert: FilePath | None = None
     internal_tls_key: FilePath | None = None
-    internal_tls_server_name: str = RULES_SERVER_NAME
 
     @model_validator(mode="after")
     def _internal_tls_complete(self) -> InternalTlsSettings:
@@ -102,10 +109,12 @@ class HealthSettings(Settings):
         return address_ok(value)
 
 
-class HostSettings(Settings):
-    """What the host's tools read (`parlour match`, `parlour up`)."""
+class HostSettings(ServerNameSettings):
+    """What the host's tools read (`parlour match`, `parlour up`, `parlour certs`, and the
+    client commands' gateway)."""
 
     redis_url: str = ""
+    gateway: str = ""
 
 
 class ServerSettings(HealthSettings, ChannelSettings, RetentionSettings, InternalTlsSettings):
