@@ -54,7 +54,9 @@ async def play_random_match(
                 if on_event:
                     on_event(item.event, match)
                 last_seen = item.event.sequence
-            else:
+            elif item.HasField("progress"):
+                last_seen = max(last_seen, item.progress.last_sequence)
+            elif item.HasField("heartbeat"):
                 last_seen = item.heartbeat.last_sequence
             if final_sequence and last_seen >= final_sequence[0]:
                 done.set()

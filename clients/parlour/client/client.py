@@ -27,6 +27,10 @@ from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
 #: Codes after which a stream is reopened from where it was.
 RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
+#: Ack codes of a refusal that may be retried with the same request id (not final).
+RETRY_CODES = frozenset(
+    code.value[0] for code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+)
 #: What gRPC reports, in place of the server's status, when a write meets a stream the
 #: server has just ended (the server's status is lost: grpc/grpc's aio `_write`).
 LOST_STATUS = "Internal error from Core"
@@ -447,6 +451,8 @@ class Session:
     being written (a revoked token, a draining gateway), and gRPC then loses its status
     the same way: the session reopens, and the server, refusing or accepting the open
     before any action is written, says again what happened (`receive` raises that).
+    A refusal that may be retried (UNAVAILABLE, DEADLINE_EXCEEDED) is not final: the
+    ack to the same request id sent again is received too.
     """
 
     def __init__(self, seat: Seat, after: int) -> None:
@@ -534,7 +540,10 @@ class Session:
             request_id = message.ack.request_id
             if request_id in self._acked:
                 return False
-            self._acked.add(request_id)
+            if message.ack.code not in RETRY_CODES:
+                # final: a repeat of it is dropped. A retryable refusal is not final, so
+                # the answer to the same request id sent again still reaches the caller.
+                self._acked.add(request_id)
             self.unacked.pop(request_id, None)
         elif kind == "opened":
             if self._opened:

@@ -78,8 +78,9 @@ async def submit_surely(seat: Seat, action: Message, version: int) -> None:
 
 
 async def _next_news(stream: AsyncIterator, after: int) -> None:
-    """Wait for an event after sequence `after`, or a heartbeat (an action may change the
-    match without any event, so an idle stream is a reason to look again)."""
+    """Wait for news: an event after sequence `after`, or the match's progress (sent after
+    every change, so an action without events is seen at once), or the stream's end; a
+    heartbeat is a reason to look again too (a change made while the stream reopened)."""
     async for item in stream:
         if not item.HasField("event") or item.event.sequence > after:
             return

@@ -54,8 +54,9 @@ export function messageType(typeUrl: string): DescMessage | undefined {
   return registry.getMessage(typeUrl.slice(typeUrl.lastIndexOf("/") + 1));
 }
 
-/** One item of an event stream: an event, or the final message of a finished match. */
-export type FeedItem = { event: MatchEvent } | { finished: MatchFinished };
+/** One item of an event stream: an event, the match's progress after a change (sent after
+ * the change's events, also when it made none), or the final message of a finished match. */
+export type FeedItem = { event: MatchEvent } | { progress: MatchProgress } | { finished: MatchFinished };
 
 async function* feed(
   stream: AsyncIterable<{ kind: { case: string | undefined; value?: unknown } }>,
@@ -65,7 +66,8 @@ async function* feed(
     if (kind.case === "event") yield { event: kind.value as MatchEvent };
     else if (kind.case === "batch") {
       for (const event of (kind.value as { events: MatchEvent[] }).events) yield { event };
-    } else if (kind.case === "finished") yield { finished: kind.value as MatchFinished };
+    } else if (kind.case === "progress") yield { progress: kind.value as MatchProgress };
+    else if (kind.case === "finished") yield { finished: kind.value as MatchFinished };
   }
 }
 

@@ -26,6 +26,7 @@ async function follow(items: AsyncGenerator<FeedItem>, names: string[]) {
       finished = true;
       break;
     }
+    if ("progress" in item) continue; // the match moved; this feed shows only events
     const { event } = item;
     if (shown++ < FEED_LINES) {
       const who = event.actor >= 0 ? names[event.actor] : "-";

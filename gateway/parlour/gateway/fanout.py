@@ -21,6 +21,7 @@ import grpc
 
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError
+from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore, StoredEvent
 
@@ -34,6 +35,16 @@ class Finished:
     """The match is over and the subscriber has passed its last event: the stream ends."""
 
     last_sequence: int
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """The match's version moved to `version`; `data` is its MatchProgress (rules.v1
+    bytes), whose events end at `last_sequence`."""
+
+    version: int
+    last_sequence: int
+    data: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +62,15 @@ class Subscription:
         self.match = match
         self.seat = seat
         self.cursor = after
-        self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(size)
+        self.queue: asyncio.Queue[StoredEvent | Progress | None] = asyncio.Queue(size)
         self.overflowed = False
         self.failure: ServiceError | None = None
         #: The last sequence handed out (where a stream ended now would resume).
         self.delivered = after
         self.finished = False
+        #: The latest progress offered, and the version of the last one handed out.
+        self.progress: Progress | None = None
+        self.progress_sent = 0
         #: The match's last sequence if it was finished when subscribing (None: it was
         #: not), read with the stream's bounds.
         self.finished_at_start: int | None = None
@@ -83,8 +97,11 @@ class Subscription:
         self.delivered = self.cursor
         return batch
 
-    def offer(self, event: StoredEvent) -> None:
-        """Called by the feed; drops the event (to be re-read from history) if the queue is full."""
+    def offer(self, event: StoredEvent | Progress) -> None:
+        """Called by the feed; drops the event (to be re-read from history) or progress (the
+        latest is sent after the catch-up) if the queue is full."""
+        if isinstance(event, Progress):
+            self.progress = event
         if self.overflowed:
             return
         try:
@@ -93,10 +110,18 @@ class Subscription:
             self.overflowed = True
             metrics.SUBSCRIBERS_LAGGING.inc()
 
+    def _progressed(self, note: Progress | None) -> Progress | None:
+        """`note`, if it is news and the cursor has passed its events (else None)."""
+        if note is None or note.version <= self.progress_sent or note.last_sequence > self.cursor:
+            return None
+        self.progress_sent = note.version
+        return note
+
     async def events(
         self, heartbeat: float
-    ) -> AsyncIterator[list[StoredEvent] | Heartbeat | Finished]:
+    ) -> AsyncIterator[list[StoredEvent] | Progress | Heartbeat | Finished]:
         """Visible events in order from the cursor, in batches of those ready together,
+        each change's Progress after its events (the latest of those ready together),
         heartbeats while idle, and Finished (then nothing) once the match's last event
         has been passed."""
         async for batch in self._catch_up(None):
@@ -114,6 +139,8 @@ class Subscription:
                 if self.finished:
                     yield Finished(self.cursor)
                     return
+                if (note := self._progressed(self.progress)) is not None:
+                    yield note
                 continue
             try:
                 event = self.queue.get_nowait()
@@ -123,23 +150,30 @@ class Subscription:
                         event = await self.queue.get()
                 except TimeoutError:
                     self.delivered = self.cursor
+                    if (note := self._progressed(self.progress)) is not None:
+                        yield note
+                        continue
                     if await self._passed_the_end():
                         yield Finished(self.cursor)
                         return
                     yield Heartbeat(self.cursor)
                     continue
             ready: list[StoredEvent] = []
+            note: Progress | None = None
             while True:
                 if event is None:  # put by end(), which set the failure first
                     raise self.failure
-                if event.sequence > self.cursor + 1:
-                    async for missed in self._catch_up(event.sequence):
-                        ready += missed
-                if event.sequence > self.cursor:
-                    self.cursor = event.sequence
-                    self.finished |= event.final
-                    if event.visible_to(self.seat):
-                        ready.append(event)
+                if isinstance(event, Progress):
+                    note = event if note is None or event.version > note.version else note
+                else:
+                    if event.sequence > self.cursor + 1:
+                        async for missed in self._catch_up(event.sequence):
+                            ready += missed
+                    if event.sequence > self.cursor:
+                        self.cursor = event.sequence
+                        self.finished |= event.final
+                        if event.visible_to(self.seat):
+                            ready.append(event)
                 if self.queue.empty():
                     break
                 event = self.queue.get_nowait()
@@ -148,6 +182,8 @@ class Subscription:
             if self.finished:
                 yield Finished(self.cursor)
                 return
+            if (note := self._progressed(note)) is not None:
+                yield note
 
     async def _passed_the_end(self, known: int | None = -1) -> bool:
         """Whether the match is finished and the cursor is at its last event (a finishing
@@ -213,6 +249,8 @@ class MatchFeed:
         #: A read of the match's new events is running / another was asked meanwhile.
         self.reading = False
         self.again = False
+        #: The version of the last progress offered.
+        self.version = 0
 
     def offer(self, events: list[StoredEvent]) -> None:
         """Hand the events this feed has not offered yet to every subscriber, in order."""
@@ -221,6 +259,17 @@ class MatchFeed:
                 self.cursor = event.sequence
                 for subscriber in self.subscribers:
                     subscriber.offer(event)
+
+    def progressed(self, note: Progress) -> bool:
+        """Hand a newer progress to every subscriber, once its events were offered (False
+        if they were not: the feed must read them first)."""
+        if note.last_sequence > self.cursor:
+            return False
+        if note.version > self.version:
+            self.version = note.version
+            for subscriber in self.subscribers:
+                subscriber.offer(note)
+        return True
 
 
 class EventHub:
@@ -249,11 +298,16 @@ class EventHub:
             for subscription in feed.subscribers:
                 subscription.end(draining(subscription.delivered))
 
-    def deliver(self, match: str, events: list[StoredEvent]) -> None:
-        """The events of a commit this gateway made (from the rules service's answer)."""
+    def deliver(self, match: str, events: list[StoredEvent], progress: Progress) -> None:
+        """The events and progress of a commit this gateway made (from the rules service's
+        answer); if some events before them are missing here, they are read first."""
         feed = self.feeds.get(match)
-        if feed is not None and events:
+        if feed is None:
+            return
+        if events:
             feed.offer(events)
+        if not feed.progressed(progress):
+            self.notified(match)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, match: str, seat: int | None, after: int):
@@ -265,8 +319,10 @@ class EventHub:
         """
         self._listen()
         feed = self.feeds.get(match)
+        version = 0
         if feed is None:  # told of commits from now on, then read where the stream is
             await self.store.watch_match(match, self.gateway_id)
+            version = await self._stored_version(match)
         first, last, finished_at = await self.store.stream_bounds(match, finished=True)
         if after < 0:
             raise ServiceError(
@@ -290,6 +346,8 @@ class EventHub:
         feed = self.feeds.get(match)
         if feed is None:
             feed = self.feeds[match] = MatchFeed(last)
+            feed.version = max(feed.version, version)
+        subscription.progress_sent = feed.version  # progress is news from here on
         feed.subscribers.add(subscription)
         metrics.SUBSCRIBERS.inc()
         metrics.LIVE_MATCHES.set(len(self.feeds))
@@ -359,9 +417,28 @@ class EventHub:
                     return
                 feed.offer(events)
                 if not feed.again and len(events) < 512:
-                    return
+                    done = await self._read_progress(match, feed) or not events
+                    if done and not feed.again:  # (a notice may come during the read)
+                        return
         finally:
             feed.reading = False
+
+    async def _stored_version(self, match: str) -> int:
+        """The match's version now (0 if unknown): a new feed's progress starts after it."""
+        data = await self.store.stored_progress(match)
+        return rules.MatchProgress.FromString(data).version if data else 0
+
+    async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
+        """Offer the match's stored progress; False if its events are not all read yet."""
+        try:
+            data = await self.store.stored_progress(match)
+        except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
+            log.warning("progress read failed", extra={"error": str(error), "match": match})
+            return True
+        if data is None:
+            return True
+        header = rules.MatchProgress.FromString(data)
+        return feed.progressed(Progress(header.version, header.last_sequence, data))
 
     async def close(self) -> None:
         """Stop listening."""

@@ -13,6 +13,7 @@ from parlour.gateway.edge import (
     match_id_of,
     unauthenticated,
 )
+from parlour.gateway.fanout import Progress
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
@@ -62,10 +63,15 @@ class ForwardCalls(Edge):
         except Exception:
             self.hub.notified(viewer.match)  # it may have committed all the same
             raise
-        if response.events:
-            self.hub.deliver(viewer.match, [stored_event(e) for e in response.events])
-        elif response.result.event_count:  # a replayed answer: read what it committed
+        if response.replayed and response.result.event_count:  # read what it committed
             self.hub.notified(viewer.match)
+        else:
+            progress = response.result.progress
+            self.hub.deliver(
+                viewer.match,
+                [stored_event(e) for e in response.events],
+                Progress(progress.version, progress.last_sequence, progress.SerializeToString()),
+            )
         return gw.SubmitActionResponse(
             result=public.act_result(response.result), replayed=response.replayed
         )

@@ -5,7 +5,9 @@ over, every ack is sent and the viewer has passed the last event, a final
 MatchFinished message goes out and the stream ends with OK. While the seat has
 actions in flight, events caused by it (and any after them, to keep order)
 are held until the action's acknowledgement, so the acting seat usually gets
-its ack and the events of its action in a single message.
+its ack and the events of its action in a single message. The match's progress
+after each change (MatchProgress) follows the change's events, and is held the
+same way while the seat has actions in flight.
 
 What waits for the client is bounded: once `limit` messages are queued (held ones
 included) for a client that does not read, the session stops taking events from
@@ -18,7 +20,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from parlour.gateway.fanout import Finished, Heartbeat, Subscription
+from parlour.gateway import public
+from parlour.gateway.fanout import Finished, Heartbeat, Progress, Subscription
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import metrics
 from parlour.rpc.batching import Batches
@@ -183,6 +186,15 @@ class PlaySession:
                 if not self.held and not self.queued:
                     beat = gw.Heartbeat(last_sequence=item.last_sequence)
                     self.send(gw.PlayResponse(heartbeat=beat))
+                continue
+            if isinstance(item, Progress):
+                await self.room.wait()
+                message = gw.PlayResponse(progress=public.progress(item.data))
+                self.count()
+                if self.in_flight:  # after the ack of the seat's own action, if it is that
+                    self.held.append((item.last_sequence, message))
+                else:
+                    self.out.put_nowait(message)
                 continue
             metrics.EVENTS_SENT.inc(len(item))
             for event in item:

@@ -1,11 +1,12 @@
-"""The streams: StreamEvents (a viewer's events, heartbeats while idle, MatchFinished at the
-end) and Play (one seat's actions in; its acks and events out, see play.py)."""
+"""The streams: StreamEvents (a viewer's events, the match's progress after each change,
+heartbeats while idle, MatchFinished at the end) and Play (one seat's actions in; its acks
+and events out, see play.py)."""
 
 from __future__ import annotations
 
 from parlour.gateway import public
 from parlour.gateway.edge import Viewer, match_id_of
-from parlour.gateway.fanout import Finished, Heartbeat
+from parlour.gateway.fanout import Finished, Heartbeat, Progress
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
 from parlour.gateway.play import PlaySession
@@ -33,10 +34,15 @@ def match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
     return public
 
 
-def stream_message(item: list[StoredEvent] | Heartbeat, event_url: str) -> gw.StreamEventsResponse:
-    """A heartbeat, one event, or a batch of events as one StreamEvents message."""
+def stream_message(
+    item: list[StoredEvent] | Progress | Heartbeat, event_url: str
+) -> gw.StreamEventsResponse:
+    """A heartbeat, the match's progress, one event, or a batch of events as one StreamEvents
+    message."""
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
+    if isinstance(item, Progress):
+        return gw.StreamEventsResponse(progress=public.progress(item.data))
     metrics.EVENTS_SENT.inc(len(item))
     if len(item) == 1:
         return gw.StreamEventsResponse(event=match_event(item[0], event_url))

@@ -1,5 +1,5 @@
 -- Commit one action to one match, atomically, keep the match's retention, and tell the
--- other gateways with subscribers of the match.
+-- other gateways with subscribers of the match (every commit: its version moved).
 -- KEYS: 1 state, 2 events, 3 requests, 4 meta, 5 action log, 6 gateways (set of the ids of
 --       gateways with subscribers of the match)
 -- ARGV: 1 expected version, 2 new State bytes, 3 request record key ('' = no record),
@@ -83,9 +83,9 @@ if finishing then
 elseif idle > 0 then
   for _, key in ipairs(retained) do redis.call('EXPIRE', key, idle) end
 end
-if count > 0 then
-  for _, gateway in ipairs(redis.call('SMEMBERS', KEYS[6])) do
-    if gateway ~= ARGV[12] then redis.call('PUBLISH', ARGV[15] .. gateway, ARGV[16]) end
-  end
+-- every commit moves the version, with or without events: the other gateways' streams
+-- send the match's progress
+for _, gateway in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+  if gateway ~= ARGV[12] then redis.call('PUBLISH', ARGV[15] .. gateway, ARGV[16]) end
 end
 return {1, new_version, seq, tonumber(meta[2] or 0)}
