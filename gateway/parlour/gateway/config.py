@@ -56,6 +56,10 @@ class GatewayConfig:
     health_addr: str = "127.0.0.1"
     log_level: str = "INFO"
     drain_seconds: float = 5.0
+    #: Gateway processes on the one port (parlour.gateway.workers); 1: this process alone.
+    workers: int = 1
+    #: Share the port (and the health port) with the other workers: SO_REUSEPORT.
+    reuse_port: bool = False
 
     @classmethod
     def from_env(cls) -> GatewayConfig:
@@ -85,6 +89,7 @@ class GatewayConfig:
             health_addr=settings.health_addr,
             log_level=settings.log_level,
             drain_seconds=settings.drain_seconds,
+            workers=settings.gateway_workers,
         )
 
 
@@ -102,6 +107,8 @@ class GatewaySettings(ServerSettings):
     dns_server: str = ""
     discovery_seconds: Annotated[float, Field(gt=0)] = 5.0
     probe_seconds: Annotated[float, Field(gt=0)] = 1.0
+    #: Gateway processes sharing the port; worker i serves /metrics on metrics_port + i.
+    gateway_workers: Annotated[int, Field(ge=1, le=256)] = 1
 
     @field_validator("rules")
     @classmethod
@@ -122,4 +129,16 @@ class GatewaySettings(ServerSettings):
     def _public_tls_complete(self) -> GatewaySettings:
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("public TLS needs both PARLOUR_TLS_CERT and PARLOUR_TLS_KEY")
+        return self
+
+    @model_validator(mode="after")
+    def _worker_metrics_apart(self) -> GatewaySettings:
+        if self.gateway_workers > 1 and self.metrics_port:
+            ports = range(self.metrics_port, self.metrics_port + self.gateway_workers)
+            taken = {int(self.address.rpartition(":")[2]), self.health_port} & set(ports)
+            if taken:
+                raise ValueError(
+                    f"PARLOUR_GATEWAY_WORKERS={self.gateway_workers} serve /metrics on ports "
+                    f"{ports.start}-{ports.stop - 1}, which include {sorted(taken)[0]}"
+                )
         return self

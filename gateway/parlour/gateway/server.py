@@ -61,6 +61,7 @@ class Gateway:
             config.public_tls,
             self.drain,
             reflection_refresh=self.router.describe_all,
+            reuse_port=config.reuse_port,
         )
         self.watcher = None
         #: What health reports now: "" and the service, then "games/<name>" for each game.
@@ -110,7 +111,7 @@ async def serve(config: GatewayConfig) -> None:
     """Serve until SIGTERM."""
     gateway = await Gateway(config).start()
     health_port = await serving.start_health_port(
-        gateway.health, config.health_port, config.health_addr
+        gateway.health, config.health_port, config.health_addr, config.reuse_port
     )
     metrics.expose(config.metrics_port, config.metrics_addr)
     if config.internal_tls is None:
@@ -127,6 +128,7 @@ async def serve(config: GatewayConfig) -> None:
             "public_tls": config.public_tls is not None,
             "mutual_tls": config.internal_tls is not None,
             "health_port": health_port[1] if health_port else None,
+            "gateway_id": gateway.hub.gateway_id,
         },
     )
     serving.tune_gc()
@@ -134,7 +136,12 @@ async def serve(config: GatewayConfig) -> None:
 
 
 def main() -> None:
-    """Entry point of `parlour serve-gateway`: settings are checked before anything starts."""
+    """Entry point of `parlour serve-gateway`: settings are checked before anything starts;
+    with PARLOUR_GATEWAY_WORKERS above 1 this process runs that many (parlour.gateway.workers)."""
     config = GatewayConfig.from_env()
     logs.configure("parlour.gateway", config.log_level)
+    if config.workers > 1:
+        from parlour.gateway.workers import supervise
+
+        supervise(config)
     serving.run(serve(config))
