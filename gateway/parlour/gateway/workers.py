@@ -118,8 +118,10 @@ def supervise(config: GatewayConfig) -> None:
     """Run `config.workers` gateways on the configured port until SIGTERM."""
     try:
         workers = Workers(config)
-    except OSError as error:
-        raise SystemExit(f"parlour: cannot listen on {config.address}: {error.strerror}") from None
+    except OSError as error:  # one line and status 2, as the CLI ends its mistakes
+        print(f"parlour serve-gateway: cannot listen on {config.address}: {error.strerror}",
+              file=sys.stderr)
+        raise SystemExit(2) from None
     sys.exit(workers.run())
 
 
