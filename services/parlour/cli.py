@@ -166,9 +166,7 @@ def cmd_serve_rules(args: argparse.Namespace) -> None:
 def cmd_serve_gateway(args: argparse.Namespace) -> None:
     from parlour.gateway.server import main
 
-    if args.workers is not None:  # checked with the other settings, inherited by the workers
-        os.environ["PARLOUR_GATEWAY_WORKERS"] = str(args.workers)
-    main()
+    main(args.workers)
 
 
 def cmd_up(args: argparse.Namespace) -> None:

@@ -135,10 +135,12 @@ async def serve(config: GatewayConfig) -> None:
     await serving.run_until_stopped(gateway.health, gateway.drain, config.drain_seconds)
 
 
-def main() -> None:
+def main(workers: int | None = None) -> None:
     """Entry point of `parlour serve-gateway`: settings are checked before anything starts;
-    with PARLOUR_GATEWAY_WORKERS above 1 this process runs that many (parlour.gateway.workers)."""
-    config = GatewayConfig.from_env()
+    with more than one worker (`workers`, else PARLOUR_GATEWAY_WORKERS) this process runs
+    that many gateways (parlour.gateway.workers)."""
+    overrides = {} if workers is None else {"gateway_workers": workers}
+    config = GatewayConfig.from_env(**overrides)
     logs.configure("parlour.gateway", config.log_level)
     if config.workers > 1:
         from parlour.gateway.workers import supervise

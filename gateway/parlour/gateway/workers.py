@@ -69,7 +69,8 @@ class Workers:
         self.stopping = False
 
     def spawn(self, index: int) -> None:
-        env = {**os.environ, "PARLOUR_ADDRESS": self.address}
+        env = {**os.environ, "PARLOUR_ADDRESS": self.address,
+               "PARLOUR_GATEWAY_WORKERS": str(self.config.workers)}
         argv = [sys.executable, "-m", "parlour.gateway.workers", str(index)]
         preexec = _die_with_parent if sys.platform == "linux" else None
         self.procs[index] = subprocess.Popen(argv, env=env, preexec_fn=preexec)
