@@ -13,9 +13,11 @@ import sys
 import time
 import urllib.error
 
+import grpc
 import pytest
 
 from parlour.client import GatewayClient
+from parlour.gateway.fanout import RESUME_TRAILER
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack, Process
 
@@ -29,8 +31,10 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT sp
 def worker_metrics(stack: LocalStack) -> list[Process]:
     """One Process per worker, for reading its /metrics (metrics_port + i)."""
     gateway = stack.gateway
-    return [Process(f"worker{i}", gateway.port, gateway.popen,
-                    metrics_port=gateway.metrics_port + i) for i in range(WORKERS)]
+    return [
+        Process(f"worker{i}", gateway.port, gateway.popen, metrics_port=gateway.metrics_port + i)
+        for i in range(WORKERS)
+    ]
 
 
 def subscribers(workers: list[Process]) -> list[float]:
@@ -95,8 +99,11 @@ class Stream:
         return False
 
     async def act(self, action) -> gw.ActionAck:
-        self.outbox.put_nowait(gw.PlayRequest(action=gw.SubmitActionRequest(
-            action=action, request_id=f"r{time.monotonic_ns()}")))
+        self.outbox.put_nowait(
+            gw.PlayRequest(
+                action=gw.SubmitActionRequest(action=action, request_id=f"r{time.monotonic_ns()}")
+            )
+        )
         return await asyncio.wait_for(self.acks.get(), 20)
 
     async def close(self) -> None:
@@ -109,15 +116,16 @@ async def open_on_worker(stack, workers, match, metadata, avoid: int | None) -> 
     """A Play stream on a new connection, on any worker but `avoid`; with the worker's index."""
     for _ in range(30):
         before = subscribers(workers)
-        stream = Stream(GatewayClient(stack.address, channel_options=OWN_CONNECTION),
-                        match, metadata)
+        stream = Stream(
+            GatewayClient(stack.address, channel_options=OWN_CONNECTION), match, metadata
+        )
         await asyncio.wait_for(stream.opened.wait(), 20)
-        after = await until(lambda: (now := subscribers(workers)) != before and now)
+        after = await until(lambda b=before: (now := subscribers(workers)) != b and now)
         worker = next(i for i in range(WORKERS) if after[i] > before[i])
         if worker != avoid:
             return stream, worker
         await stream.close()
-        await until(lambda: subscribers(workers) == before)
+        await until(lambda b=before: subscribers(workers) == b)
     raise AssertionError("30 connections all landed on one worker")
 
 
@@ -126,8 +134,10 @@ async def test_play_sessions_spread_across_the_workers(stack):
     workers = worker_metrics(stack)
     async with GatewayClient(stack.address) as client:
         match = await client.create_match("tinycards", 2, seed=3, spectators=True)
-    streams = [Stream(GatewayClient(stack.address, channel_options=OWN_CONNECTION), match.name)
-               for _ in range(16)]
+    streams = [
+        Stream(GatewayClient(stack.address, channel_options=OWN_CONNECTION), match.name)
+        for _ in range(16)
+    ]
     try:
         await asyncio.gather(*(asyncio.wait_for(s.opened.wait(), 20) for s in streams))
         counts = await until(lambda: now if sum(now := subscribers(workers)) == 16 else None)
@@ -163,13 +173,14 @@ async def test_a_match_across_two_workers_delivers_each_event_once_in_order(stac
             assert not progress.pending and progress.outcome.ByteSize()
             finished = await asyncio.wait_for(asyncio.gather(*(s.reader for s in streams)), 20)
             assert finished == [True, True]
-            for seat, stream in zip(seats, streams):
+            for seat, stream in zip(seats, streams, strict=True):
                 sequences = [e.sequence for e in stream.events]
                 assert sequences == sorted(set(sequences)) and sequences, sequences
                 replay = Stream(GatewayClient(stack.address), match.name, seat.metadata)
                 assert await asyncio.wait_for(replay.reader, 20)
                 assert [e.SerializeToString() for e in stream.events] == [
-                    e.SerializeToString() for e in replay.events]
+                    e.SerializeToString() for e in replay.events
+                ]
                 await replay.close()
         finally:
             for stream in streams:
@@ -190,19 +201,30 @@ def worker_pids(parent: int) -> dict[int, int]:
 
 async def test_a_dead_worker_is_restarted_and_sigterm_drains_every_worker(stack):
     """A worker killed outright is started again with the same index (its /metrics port
-    answers again); SIGTERM on the parent drains every worker and the parent exits 0."""
+    answers again); SIGTERM on the parent drains every worker (each ends its streams with
+    UNAVAILABLE and the resume point, as one gateway does) and the parent exits 0."""
     workers = worker_metrics(stack)
     parent = stack.gateway.popen.pid
     before = worker_pids(parent)
     assert sorted(before) == list(range(WORKERS))
     os.kill(before[1], signal.SIGKILL)
-    after = await until(lambda: (now := worker_pids(parent)).get(1, before[1]) != before[1]
-                        and now, timeout=30)
+    after = await until(
+        lambda: (now := worker_pids(parent)).get(1, before[1]) != before[1] and now, timeout=30
+    )
     assert after[0] == before[0]
     await until(lambda: workers[1].metric("process_cpu_seconds_total"))
     async with GatewayClient(stack.address) as client:
-        assert "tinycards" in [g.name.removeprefix("games/") for g in await client.games()]
+        match = await client.create_match("tinycards", 2, seed=7, spectators=True)
+    # a session on each worker, the restarted one included: each is ended by its drain
+    first, on_first = await open_on_worker(stack, workers, match.name, (), None)
+    second, _ = await open_on_worker(stack, workers, match.name, (), on_first)
     stack.gateway.popen.send_signal(signal.SIGTERM)
+    for stream in (first, second):
+        with pytest.raises(grpc.aio.AioRpcError) as ended:
+            await asyncio.wait_for(stream.reader, 20)
+        assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert RESUME_TRAILER in dict(ended.value.trailing_metadata() or ())
+        await stream.close()
     assert await asyncio.to_thread(stack.gateway.popen.wait, 30) == 0
     for pid in after.values():
         assert not os.path.exists(f"/proc/{pid}") or _zombie(pid), pid
@@ -220,6 +242,5 @@ async def test_grpc_shares_the_port_only_when_asked():
     first, port, _ = serving.make_server(lambda s: None, [], "127.0.0.1:0", reuse_port=True)
     with pytest.raises(RuntimeError):
         serving.make_server(lambda s: None, [], f"127.0.0.1:{port}")
-    second, again, _ = serving.make_server(lambda s: None, [], f"127.0.0.1:{port}",
-                                           reuse_port=True)
+    second, again, _ = serving.make_server(lambda s: None, [], f"127.0.0.1:{port}", reuse_port=True)
     assert again == port and first is not second

@@ -65,7 +65,7 @@ class GatewayConfig:
     def from_env(cls, **overrides: object) -> GatewayConfig:
         """From GatewaySettings (PARLOUR_* variables, under `overrides` given by field
         name, e.g. the command line's); BadSetting names any bad one."""
-        settings = load(lambda: GatewaySettings(**overrides)) if overrides else load(GatewaySettings)
+        settings = load(lambda: GatewaySettings(**overrides))
         public = None
         if settings.tls_cert is not None:
             pair = (settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())

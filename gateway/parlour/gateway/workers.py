@@ -69,8 +69,11 @@ class Workers:
         self.stopping = False
 
     def spawn(self, index: int) -> None:
-        env = {**os.environ, "PARLOUR_ADDRESS": self.address,
-               "PARLOUR_GATEWAY_WORKERS": str(self.config.workers)}
+        env = {
+            **os.environ,
+            "PARLOUR_ADDRESS": self.address,
+            "PARLOUR_GATEWAY_WORKERS": str(self.config.workers),
+        }
         argv = [sys.executable, "-m", "parlour.gateway.workers", str(index)]
         preexec = _die_with_parent if sys.platform == "linux" else None
         self.procs[index] = subprocess.Popen(argv, env=env, preexec_fn=preexec)
@@ -90,8 +93,7 @@ class Workers:
         signal.signal(signal.SIGINT, self.stop)
         for index in range(self.config.workers):
             self.spawn(index)
-        log.info("workers serving", extra={"address": self.address,
-                                           "workers": self.config.workers})
+        log.info("workers serving", extra={"address": self.address, "workers": self.config.workers})
         while not self.stopping:
             time.sleep(0.1)
             for index, proc in enumerate(self.procs):
@@ -99,8 +101,10 @@ class Workers:
                     continue
                 if time.monotonic() - self.started[index] < RESTART_SECONDS:
                     continue
-                log.warning("worker exited; restarting",
-                            extra={"worker": index, "pid": proc.pid, "code": proc.returncode})
+                log.warning(
+                    "worker exited; restarting",
+                    extra={"worker": index, "pid": proc.pid, "code": proc.returncode},
+                )
                 self.spawn(index)
         codes = [self.wait(proc) for proc in self.procs if proc is not None]
         self.socket.close()
@@ -120,8 +124,10 @@ def supervise(config: GatewayConfig) -> None:
     try:
         workers = Workers(config)
     except OSError as error:  # one line and status 2, as the CLI ends its mistakes
-        print(f"parlour serve-gateway: cannot listen on {config.address}: {error.strerror}",
-              file=sys.stderr)
+        print(
+            f"parlour serve-gateway: cannot listen on {config.address}: {error.strerror}",
+            file=sys.stderr,
+        )
         raise SystemExit(2) from None
     sys.exit(workers.run())
 
