@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.bots                  # 200 matches per game, both cores (~15 min)
     .venv/bin/python -m bench.bots --matches 40 --games tinycards isayholmes
-    .venv/bin/python -m bench.bots --castle --matches 40    # Murder Castle's modes (below)
+    .venv/bin/python -m bench.bots --castle --matches 40    # only Murder Castle's modes (below)
 
 Each match seats one IS-MCTS bot (seat = match number mod seats) among random bots; the
 same seeds are then played with a random bot in that seat. A bot's score in a match is its
@@ -17,7 +17,9 @@ escaping) with three IS-MCTS investigators (the others greedy) against a greedy 
 and 7 seats, and all-greedy tables for comparison. IS-MCTS's reward counts a seat's place
 among the others, which a 1-seat game does not have: in Automa the search scores a playout by
 the evidence collected (each colour up to what is needed) against phantom seats, one per
-step of that progress, and an escape beats them all.
+step of that progress, and an escape beats them all. The Automa rows also show a cautious
+player written for this bench (`cautious`): in a sample of the hidden decks it looks three of
+its own decisions ahead and values evidence, strikes, distance from Holmes and the way home.
 """
 
 from __future__ import annotations
@@ -113,12 +115,53 @@ class SoloProgress:
         from parlour.games.murdercastle.cubes import needed
 
         board = state.players[0].board
-        score = (
-            self.phantoms + 1
-            if 0 in outcome.winners
-            else sum(min(n, needed(state)) for n in board.counts)
-        )
+        score = self.phantoms + 1 if 0 in outcome.winners else sum(
+            min(n, needed(state)) for n in board.counts)
         return Outcome((score, *range(self.phantoms)), outcome.winners)
+
+
+def lookahead(game, state, depth: int) -> float:
+    """A solo Automa position's worth, looking `depth` of the player's own decisions ahead
+    (the bench's cautious player: evidence collected, strikes, distance from Holmes, the way
+    home once the board is full)."""
+    from parlour.engine.game import copy_message
+    from parlour.games.murdercastle import automa
+    from parlour.games.murdercastle.board import PHARMACY, place_of
+    from parlour.games.murdercastle.cubes import needed
+
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return 1000.0 if 0 in outcome.winners else -1000.0
+    if depth:
+        legal = game.legal_actions(state, 0)
+        best = -1e9
+        for action in legal:
+            child = copy_message(state)
+            game.apply(child, 0, action)
+            best = max(best, lookahead(game, child, depth - 1))
+        return best
+    player = state.players[0]
+    need = needed(state)
+    progress = sum(min(n, need) for n in player.board.counts)
+    far = automa.distances(state)
+    away = min(far.get(state.holmes, 6), 4)
+    worth = 4 * progress - 8 * player.strikes + 2 * away
+    if progress == 5 * need:
+        worth += 50 - 5 * far.get(place_of(PHARMACY), 10)
+    return worth
+
+
+def cautious(game, match, seat: int, legal: list, rng: Rng, depth: int = 3):
+    """The move whose position, `depth` own decisions on, is worth most in a sample."""
+    from parlour.engine.game import copy_message
+
+    sample = LocalSampler(game, match, seat)(rng.next64())
+    scored = []
+    for action in legal:
+        child = copy_message(sample)
+        game.apply(child, seat, action)
+        scored.append((lookahead(game, child, depth - 1), rng.next64(), action))
+    return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
 def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
@@ -135,17 +178,16 @@ def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
     match = LocalMatch(game, seats, seed=seed, options=options)
     searched = SoloProgress(game) if seats == 1 else game
     rngs = [Rng.from_seed(seed * 131 + s) for s in range(seats)]
-    bots = [
-        make_strategy("greedy" if name == "ismcts" else name, seed * 131 + s)
-        for s, name in enumerate(lineup)
-    ]
+    bots = [make_strategy("greedy" if name in ("ismcts", "cautious") else name, seed * 131 + s)
+            for s, name in enumerate(lineup)]
     while match.outcome is None:
         seat = match.pending[0].seat
         legal = match.legal_actions(seat)
-        if lineup[seat] == "ismcts":
-            move = ismcts.search(
-                searched, seat, legal, LocalSampler(game, match, seat), rngs[seat], iterations
-            )
+        if lineup[seat] == "cautious":
+            move = cautious(game, match, seat, legal, rngs[seat])
+        elif lineup[seat] == "ismcts":
+            move = ismcts.search(searched, seat, legal, LocalSampler(game, match, seat),
+                                 rngs[seat], iterations)
         else:
             move = bots[seat].choose(Turn(game, seat, match.view(seat), legal))
         match.act(seat, move)
@@ -162,71 +204,45 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def castle_cells(
-    matches: int, iterations: int, searched: int, holmes_iterations: int
-) -> list[tuple[str, str, list]]:
+def castle_cells(matches: int, iterations: int, searched: int,
+                 holmes_iterations: int) -> list[tuple[str, str, list]]:
     """The table's rows: a title, the players and the jobs of its matches (`searched` matches
     in the IS-MCTS rows, which are slow; Play as Holmes searches `holmes_iterations`)."""
     cells = []
     for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
-        for bot in ("random", "greedy", "ismcts"):
-            cells.append(
-                (
-                    f"Automa {name}",
-                    bot,
-                    [
-                        ("automa", level, s, iterations, (bot,))
-                        for s in range(searched if bot == "ismcts" else matches)
-                    ],
-                )
-            )
+        for bot in ("random", "greedy", "cautious", "ismcts"):
+            cells.append((f"Automa {name}", bot,
+                          [("automa", level, s, iterations, (bot,))
+                           for s in range(matches if bot in ("random", "greedy") else searched)]))
     for seats in (4, 7):
         for who in ("greedy", "ismcts"):
-            lineup = tuple(
-                ["ismcts" if who == "ismcts" and s < 3 else "greedy" for s in range(seats - 1)]
-                + ["greedy"]
-            )
-            cells.append(
-                (
-                    f"Play as Holmes {seats} seats",
-                    "3 IS-MCTS + greedy vs greedy Holmes"
-                    if who == "ismcts"
-                    else "greedy vs greedy Holmes",
-                    [
-                        ("holmes", seats, s, holmes_iterations, lineup)
-                        for s in range(searched // 5 if who == "ismcts" else matches)
-                    ],
-                )
-            )
-    return cells
+            lineup = tuple(["ismcts" if who == "ismcts" and s < 3 else "greedy"
+                            for s in range(seats - 1)] + ["greedy"])
+            cells.append((f"Play as Holmes {seats} seats",
+                          "3 IS-MCTS + greedy vs greedy Holmes" if who == "ismcts"
+                          else "greedy vs greedy Holmes",
+                          [("holmes", seats, s, holmes_iterations, lineup)
+                           for s in range(searched // 5 if who == "ismcts" else matches)]))
+    return sorted(cells, key=lambda c: "IS-MCTS" in c[1] or c[1] == "ismcts")  # quick rows first
 
 
-def castle_table(
-    matches: int, iterations: int, jobs: int, searched: int, holmes_iterations: int
-) -> list[dict]:
+def castle_table(matches: int, iterations: int, jobs: int, searched: int,
+                 holmes_iterations: int) -> list[dict]:
     """Print and return Murder Castle's win rates per mode and difficulty."""
     rows = []
     print(f"{'mode':28} {'players':38} games  wins  rate   [95%]          s")
     with multiprocessing.Pool(jobs) as pool:
-        for title, players, cell in castle_cells(matches, iterations, searched, holmes_iterations):
+        for title, players, cell in castle_cells(matches, iterations, searched,
+                                                 holmes_iterations):
             started = time.perf_counter()
             wins = sum(pool.map(castle_match, cell))
             low, high = wilson(wins, len(cell))
-            row = {
-                "mode": title,
-                "players": players,
-                "games": len(cell),
-                "wins": wins,
-                "iterations": cell[0][3],
-                "interval_95": [low, high],
-                "seconds": time.perf_counter() - started,
-            }
+            row = {"mode": title, "players": players, "games": len(cell), "wins": wins,
+                   "iterations": cell[0][3], "interval_95": [low, high],
+                   "seconds": time.perf_counter() - started}
             rows.append(row)
-            print(
-                f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
-                f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}",
-                flush=True,
-            )
+            print(f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
+                  f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}", flush=True)
     return rows
 
 
@@ -234,42 +250,24 @@ def main(argv: list[str] | None = None) -> None:
     top = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     top.add_argument("--games", nargs="*", default=[g.name for g in playable_games()])
     top.add_argument("--matches", type=int, default=200)
-    top.add_argument(
-        "--iterations",
-        type=int,
-        help="IS-MCTS samples per decision (default: "
-        f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})",
-    )
+    top.add_argument("--iterations", type=int, help="IS-MCTS samples per decision (default: "
+                     f"{DEFAULT_ITERATIONS}, or per game {ITERATIONS})")
     top.add_argument("--jobs", type=int, default=2)
-    top.add_argument(
-        "--castle",
-        action="store_true",
-        help="Murder Castle's win-rate table per mode and difficulty instead",
-    )
-    top.add_argument(
-        "--searched",
-        type=int,
-        help="--castle: matches per IS-MCTS row (default --matches; Play as Holmes a fifth of it)",
-    )
-    top.add_argument(
-        "--holmes-iterations",
-        type=int,
-        default=2,
-        help="--castle: IS-MCTS samples per decision in Play as Holmes",
-    )
+    top.add_argument("--castle", action="store_true",
+                     help="only Murder Castle's win-rate table per mode and difficulty (also "
+                     "printed after the per-game table when murdercastle is among --games)")
+    top.add_argument("--castle-matches", type=int, default=40,
+                     help="matches per row of Murder Castle's table (default 40; --castle: "
+                     "--matches)")
+    top.add_argument("--searched", type=int, default=20,
+                     help="matches per IS-MCTS row of Murder Castle's table (Play as Holmes: "
+                     "a fifth of it)")
+    top.add_argument("--holmes-iterations", type=int, default=2,
+                     help="--castle: IS-MCTS samples per decision in Play as Holmes")
     args = top.parse_args(argv)
     RESULTS.mkdir(exist_ok=True)
     if args.castle:
-        rows = castle_table(
-            args.matches,
-            args.iterations or ITERATIONS["murdercastle"],
-            args.jobs,
-            args.searched or args.matches,
-            args.holmes_iterations,
-        )
-        out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        out.write_text(json.dumps(rows, indent=2))
-        print(f"results: {out}")
+        write_castle(args.matches, args)
         return
     rows = []
     print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s")
@@ -285,8 +283,18 @@ def main(argv: list[str] | None = None) -> None:
                 f"[{low:+.1%}, {high:+.1%}]  {row['seconds']:5.0f}",
                 flush=True,
             )
-    RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"bots-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    out.write_text(json.dumps(rows, indent=2))
+    print(f"results: {out}")
+    if "murdercastle" in args.games:
+        write_castle(args.castle_matches, args)
+
+
+def write_castle(matches: int, args: argparse.Namespace) -> None:
+    """Print Murder Castle's table and keep it in bench/results."""
+    rows = castle_table(matches, args.iterations or ITERATIONS["murdercastle"], args.jobs,
+                        args.searched, args.holmes_iterations)
+    out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps(rows, indent=2))
     print(f"results: {out}")
 

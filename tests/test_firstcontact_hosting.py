@@ -71,3 +71,19 @@ def test_every_family_belongs_to_every_server_or_one_role():
                 if hasattr(value, "_type") and name.isupper()}
     assert {id(m) for m in grouped} == {id(getattr(metrics, n)) for n in declared}
     assert len(grouped) == len({id(m) for m in grouped})
+
+
+def test_demo_plays_through_a_running_gateway():
+    """deploy/README.md: `parlour demo --gateway ADDR` plays its matches through a gateway
+    that is already running (compose's, a cluster's) instead of starting a stack."""
+    from parlour.launcher import LocalStack
+
+    with LocalStack(["tinycards"]) as stack:
+        done = subprocess.run(
+            [sys.executable, "-m", "parlour.cli", "demo", "tinycards", "--gateway",
+             stack.address, "--lines", "2"],
+            capture_output=True, text=True, timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Playing through the gateway at {stack.address}")
+    assert "status MATCH_STATUS_FINISHED" in done.stdout and "Starting Redis" not in done.stdout

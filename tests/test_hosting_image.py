@@ -4,6 +4,7 @@ installs what it promises and nothing more."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,12 @@ import yaml
 from parlour.engine.registry import games, playable_games
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import dockerfile_check  # noqa: E402
+# tools/dockerfile_check.py loaded by path: tools/ on sys.path would let tools/buf.py hide the
+# buf package (buf.validate) from every test collected after this one
+_CHECK = ROOT / "tools" / "dockerfile_check.py"
+_spec = importlib.util.spec_from_file_location("dockerfile_check", _CHECK)
+dockerfile_check = sys.modules["dockerfile_check"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dockerfile_check)
 
 pytestmark = pytest.mark.xdist_group("image")
 

@@ -5,7 +5,8 @@ documented address 127.0.0.1:50051 — or is listed below with the reason it is 
 Commands run in document order from a scratch folder holding `.venv` and `clients` (links
 into the repository), so the files they write (`log.json`, `DIR`) stay out of the tree.
 Two placeholders are filled in: `matches/ID` / `matches/<id>` with a real I Say, Holmes! match
-(finished for `replay`, with free seats for `bots`) and `PORT` with 50051.
+(finished for `replay`, with free seats for `bots`) and `PORT` with 50051. `parlour play`
+runs in a pseudo-terminal and is quit with Ctrl+Q once its table shows.
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import pty
 import re
+import select
 import shlex
 import signal
 import socket
+import struct
 import subprocess
+import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -54,9 +60,11 @@ SKIPS = {
 #: A Python example holding this placeholder is a template, not run: docs/adding-a-game.md's
 #: `__main__.py` of a game, which every game folder has and the stack below serves.
 TEMPLATE = "<game>"
-#: `parlour play` opens a terminal UI: its arguments are checked, the match is not played
-#: (tests/test_table_terminal.py plays the terminal client through tmux).
+#: `parlour play` opens a terminal UI: it runs in a pseudo-terminal until its table shows
+#: (the footer's `^q Quit`), then Ctrl+Q must end it cleanly (tests/test_table_terminal.py
+#: plays whole matches in the same app, driven by textual's pilot).
 INTERACTIVE = re.compile(r"^\.venv/bin/parlour play ")
+QUIT_KEY = b"^q Quit"
 #: Run by the stack fixture itself.
 STACK_COMMANDS = {".venv/bin/parlour up", ".venv/bin/parlour up tinycards --replicas 2"}
 
@@ -172,16 +180,28 @@ def fill_in(command: str, address: str) -> str:
     return command.replace("127.0.0.1:PORT", address)
 
 
-def check_play_arguments(command: str) -> None:
-    """A `parlour play` example parses, and a new match's seats fit the game."""
-    from parlour import cli
-    from parlour.engine.registry import known_game
-
-    args = cli.parser().parse_args(shlex.split(command)[1:])
-    if args.game:
-        game = known_game(args.game)
-        options = cli.match_options(game, args.options)
-        assert cli.table_seats(game, options, args.seats, args.bots) >= args.bots + 1
+def run_in_terminal(command: str, scratch: Path) -> None:
+    """Run an interactive command in a 40x120 pseudo-terminal until the table shows, then
+    quit it with Ctrl+Q: it must exit 0 (stopping what it started)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "PARLOUR_REDIS_URL": ""}
+    play = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=scratch, env=env,
+                            stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    screen, deadline = b"", time.monotonic() + 120
+    try:
+        while QUIT_KEY not in re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", screen):
+            assert time.monotonic() < deadline and play.poll() is None, screen[-2000:]
+            if select.select([master], [], [], 0.5)[0]:
+                screen += os.read(master, 65536)
+        os.write(master, b"\x11")  # Ctrl+Q
+        assert play.wait(60) == 0
+    finally:
+        if play.poll() is None:
+            play.send_signal(signal.SIGINT)  # as Ctrl-C: the local stack is stopped
+            play.wait(60)
+        os.close(master)
 
 
 def run_shell(command: str, scratch: Path) -> subprocess.CompletedProcess:
@@ -202,8 +222,8 @@ def scratch(tmp_path) -> Path:
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_example_runs(doc, stack, scratch):
-    """Each example of the document, in order: run (exit 0), checked (`parlour play`), run
-    by the stack fixture (`parlour up`), or skipped for the reason SKIPS gives."""
+    """Each example of the document, in order: run (exit 0; `parlour play` in a terminal),
+    run by the stack fixture (`parlour up`), or skipped for the reason SKIPS gives."""
     for lang, code in examples(doc):
         if lang == "python":
             if TEMPLATE in code:
@@ -216,7 +236,7 @@ def test_every_example_runs(doc, stack, scratch):
             if command in SKIPS or command in STACK_COMMANDS:
                 continue
             if INTERACTIVE.match(command):
-                check_play_arguments(fill_in(command, stack))
+                run_in_terminal(fill_in(command, stack), scratch)
                 continue
             done = run_shell(fill_in(command, stack), scratch)
             assert done.returncode == 0, f"{doc.name}: {command}\n{done.stdout}\n{done.stderr}"

@@ -1,46 +1,58 @@
-"""Issue 12 item 2: a person plays a whole match in the terminal client against bots.
+"""Issues 12 and 24: a person plays whole matches in the terminal client against bots.
 
 The app is driven as a person would drive it (textual's pilot types the number of a menu
 entry, chosen at random with a seed, and Enter); the bots run in their own `parlour bots`
-process.
+process. Every game and variant (issue 24): what the screen shows is checked at every
+decision - no two choices alike, no internal ids, seats named ("You", the player's name).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
+from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, choice_problems, screen_problems
+from textual.widgets import Button, OptionList
 
 from parlour.client import GatewayClient
 from parlour.client.table import Table, start_bots
 from parlour.client.terminal import PlayApp
 from parlour.engine.rng import Rng
-from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
-from parlour.games.murdercastle.v1 import murdercastle_pb2 as castle
+from parlour.gateway.v1 import gateway_pb2 as gw
 from stack import running_stack
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / ".parlour" / "screenshots"
-#: (game, seats, options) per case; "Ada" (seat 0) is the person at the table.
-GAMES = {
-    "tinycards": ("tinycards", 2, None),
-    "isayholmes": ("isayholmes", 3, isay.Options(rounds=1)),
-    "houseofhorrors": ("houseofhorrors", 3, None),
-    "clashofminds": ("clashofminds", 2, None),
-    "murdercastle": ("murdercastle", 2, castle.Options(round_limit=3)),
-    # issue 15: the person plays Holmes against three bot investigators
-    "murdercastle-play-as-holmes": (
-        "murdercastle", 4, castle.Options(play_as_holmes=castle.PlayAsHolmes(seat=0))
-    ),
-}
 
 
-async def play_through(
-    address: str, game: str, seats: int, options, case: str | None = None
-) -> PlayApp:
+def shown(app: PlayApp, widget: str) -> str:
+    """The text a widget shows now."""
+    return str(app.query_one(widget).render())
+
+
+def screen(app: PlayApp) -> list[str]:
+    """What the person reads: status, clocks, undo line, the table, the feed, the menu."""
+    feed = [str(line.text) for line in app.query_one("#feed").lines]
+    menu = app.query_one("#menu", OptionList)
+    choices = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+    parts = [shown(app, w) for w in ("#status", "#clocks", "#undo-text", "#view-text")]
+    return [line for part in parts for line in part.splitlines()] + feed + choices
+
+
+def menu_labels(app: PlayApp) -> list[str]:
+    menu = app.query_one("#menu", OptionList)
+    prompts = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+    return [re.sub(r"^\d+\. ", "", p) for p in prompts]
+
+
+async def play_through(address: str, case: str) -> tuple[str, str, list[str]]:
+    """Play `case` as Ada in seat 0; (final status, feed, problems seen on the way)."""
+    game, _title, seats, _most, options = CASES[case]
+    problems: list[str] = []
     async with GatewayClient(address) as client:
         table = await Table.create(client, game, seats, "Ada", options)
-        bots = start_bots(address, table.match, seats - 1, "random")
+        bots = start_bots(address, table.match, seats - 1, "random") if seats > 1 else None
         app = PlayApp(table)
         rng = Rng.from_seed(7)
         try:
@@ -48,71 +60,140 @@ async def play_through(
                 while True:
                     await app.ready.wait()
                     snapshot = app.snapshot
+                    problems += screen_problems(screen(app))
                     if snapshot.progress.HasField("outcome"):
                         break
-                    assert str(app.query_one("#menu").get_option_at_index(0).prompt).startswith(
-                        f"1. {snapshot.labels[0]}"
-                    )
-                    assert "You decide" in str(app.query_one("#status").render())
-                    number = str(rng.below(len(snapshot.labels)) + 1)
+                    labels = menu_labels(app)
+                    problems += choice_problems(labels)
+                    assert shown(app, "#status").startswith("You decide")
+                    number = str(rng.below(len(labels)) + 1)
                     await pilot.press(*number, "enter")
                     async with app.updated:
                         await app.updated.wait_for(
                             lambda v=snapshot.progress.version: app.snapshot.progress.version > v
                         )
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                app.save_screenshot(f"terminal-{case or game}.svg", str(SCREENSHOTS))
-                status = str(app.query_one("#status").render())
+                app.save_screenshot(f"terminal-{case}.svg", str(SCREENSHOTS))
+                status = shown(app, "#status")
                 feed = "\n".join(str(line.text) for line in app.query_one("#feed").lines)
         finally:
-            if bots.poll() is None:
-                bots.terminate()
-            bots.wait()
+            if bots is not None:
+                if bots.poll() is None:
+                    bots.terminate()
+                bots.wait()
+    return status, feed, sorted(set(problems))
+
+
+async def check_case(redis_url: str, case: str) -> None:
+    game = CASES[case][0]
+    async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
+        status, feed, problems = await asyncio.wait_for(play_through(address, case), 900)
     assert status.startswith("Game over.")
-    assert "You:" in feed
-    return app
+    assert not problems, "\n".join(problems[:40])
+    assert re.search(r"^You ", feed, re.MULTILINE), "the person's own moves read 'You …'"
+    assert not re.search(ACTOR_TWICE, feed, re.MULTILINE), "who acted, twice"
 
 
-@pytest.fixture
-async def gateway(redis_url, request):
-    games = request.param
-    async with running_stack(redis_url, games=games, heartbeat_seconds=0.2) as (address, _):
-        yield address
-
-
-@pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)
-async def test_a_person_plays_a_whole_match_in_the_terminal(gateway):
-    """Issue 12 item 2: menu with labels, whose turn, the feed, to the end of the match."""
-    await play_through(gateway, *GAMES["tinycards"])
+@pytest.mark.parametrize("case", QUICK)
+async def test_a_person_plays_a_whole_match_in_the_terminal(redis_url, case):
+    """Issues 12 item 2, 24: menu of distinct labels, the table in words, the feed in the
+    viewer's terms, to the end of the match."""
+    await check_case(redis_url, case)
 
 
 @pytest.mark.table_full
-@pytest.mark.parametrize("case", [g for g in GAMES if g != "tinycards"])
-async def test_every_game_plays_to_the_end_in_the_terminal(redis_url, case):
-    """Issue 12 item 2: every game and mode works in the terminal client."""
-    game = GAMES[case][0]
-    async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
-        await asyncio.wait_for(play_through(address, *GAMES[case], case=case), 600)
+@pytest.mark.parametrize("case", FULL)
+async def test_every_game_and_variant_plays_to_the_end_in_the_terminal(redis_url, case):
+    """Issue 24: every game and variant, in the rulebook's words, in the terminal client."""
+    await check_case(redis_url, case)
 
 
-@pytest.mark.parametrize("gateway", [("tinycards",)], indirect=True)
-async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(gateway):
+async def test_rules_text_and_details_are_behind_toggles(redis_url):
+    """Issue 24 item 1: the table by default; `?` shows the rules text, `details` the raw
+    View (a developer's dump), each toggled off again."""
+    async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            table = await Table.create(client, "tinycards", 2, "Ada")
+            app = PlayApp(table)
+            async with app.run_test(size=(140, 45)) as pilot:
+                await app.updated.acquire()
+                await app.updated.wait_for(lambda: app.snapshot is not None)
+                app.updated.release()
+                first = shown(app, "#view-text")
+                assert first.startswith("Your hand") and "Hand size" not in first
+                await pilot.press(*"details", "enter")
+                await pilot.pause()
+                assert "Details (the raw View):" in shown(app, "#view-text")
+                await pilot.press(*"details", "enter")
+                await pilot.pause()
+                assert shown(app, "#view-text") == first
+                app.snapshot.table.Clear()  # a game that sends no table
+                app.draw_view()
+                assert shown(app, "#view-text").startswith("Hand: ")
+                assert "waiting for 1 more player(s)" in shown(app, "#status")
+
+
+async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(redis_url):
     """Issue 12 item 2: --watch mode shows the feed and the end, with no menu."""
-    async with GatewayClient(gateway) as client:
-        match = await client.create_match("tinycards", 2, seed=3, spectators=True)
-        table = await Table.watch(client, match.name)
-        bots = start_bots(gateway, match.name, 2, "greedy")
-        app = PlayApp(table)
-        try:
-            async with app.run_test(size=(140, 45)):
-                async with app.updated:
-                    await app.updated.wait_for(
-                        lambda: app.snapshot is not None
-                        and app.snapshot.progress.HasField("outcome")
-                    )
-                assert not app.query_one("#menu").display
-                assert "spectator" in app.title
-                status = str(app.query_one("#status").render())
-        finally:
-            bots.wait()
+    async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            match = await client.create_match("tinycards", 2, seed=3, spectators=True)
+            table = await Table.watch(client, match.name)
+            bots = start_bots(address, match.name, 2, "greedy")
+            app = PlayApp(table)
+            try:
+                async with app.run_test(size=(140, 45)):
+                    async with app.updated:
+                        await app.updated.wait_for(
+                            lambda: app.snapshot is not None
+                            and app.snapshot.progress.HasField("outcome")
+                        )
+                    assert not app.query_one("#menu").display
+                    assert "spectator" in app.title
+                    status = shown(app, "#status")
+                    lines = screen(app)
+            finally:
+                bots.wait()
     assert status.startswith("Game over.")
+    assert not screen_problems(lines)
+
+
+async def until(app: PlayApp, ready) -> None:
+    """Wait (at most a minute) for the app to show something."""
+    async with app.updated:
+        await asyncio.wait_for(app.updated.wait_for(ready), 60)
+
+
+async def test_time_banks_and_an_undo_request_in_the_terminal(redis_url):
+    """Issue 24 item 5: the clock line shows every seat's bank, counting down for the seat
+    that owes; an undo request shows who asks and what, and Accept answers it."""
+    lifecycle = gw.LifecycleOptions(time_bank_ms=600_000, allow_undo=True,
+                                    undo_needs_agreement=True)
+    async with running_stack(redis_url, games=("murdercastle",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            request = gw.CreateMatchRequest(game="murdercastle", seats=3, seed=5,
+                                            request_id="t1", lifecycle=lifecycle)
+            match = (await client.stub.CreateMatch(request)).match.name
+            bob = await client.join(match, "Bob", 0)
+            cy = await client.join(match, "Cy", 2)
+            app = PlayApp(await Table.join(client, match, "Ada", 1))
+            async with app.run_test(size=(140, 45)) as pilot:
+                await until(app, lambda: app.snapshot is not None)
+                clocks = shown(app, "#clocks")
+                assert "You: 10:00 in the bank" in clocks and "Bob: 9:5" in clocks
+                assert "(running)" in clocks.split("·")[0]
+                action, _label = (await bob.legal_actions())[0]
+                await bob.submit(action)
+                await bob.undo()
+                await until(app, lambda: "Bob asks" in shown(app, "#undo-text"))
+                assert "waiting for You, Cy." in shown(app, "#undo-text")
+                accept = next(b for b in app.query(Button) if str(b.label) == "Accept")
+                await pilot.pause()  # laid out now that it shows
+                assert await pilot.click(accept)
+                await until(app, lambda: "waiting for Cy." in shown(app, "#undo-text"))
+                assert not accept.display
+                await cy.answer_undo(True)
+                await until(app, lambda: not app.query_one("#undo").display)

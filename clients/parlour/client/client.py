@@ -12,7 +12,7 @@ import asyncio
 import collections
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -75,8 +75,55 @@ class Finished:
     progress: gw.MatchProgress
 
 
+#: Where a seat token travels when the gateway verifies identity (authorization: the JWT).
+SEAT_HEADER = "x-parlour-seat-token"
+
+
+class _Identity:
+    """Sends `authorization: Bearer <JWT>` on every call; a seat token the call carried in
+    `authorization` moves to x-parlour-seat-token (the gateway's form with identity on)."""
+
+    def __init__(self, token: Callable[[], str]) -> None:
+        self.token = token
+
+    def _details(self, details):
+        metadata = []
+        for key, value in details.metadata or ():
+            if key == "authorization":
+                metadata.append((SEAT_HEADER, value.removeprefix("Bearer ")))
+            else:
+                metadata.append((key, value))
+        metadata.append(("authorization", f"Bearer {self.token()}"))
+        return details._replace(metadata=grpc.aio.Metadata(*metadata))
+
+
+# grpc.aio files an interceptor under the first call kind it implements, so one per kind.
+class _IdentityUnaryUnary(_Identity, grpc.aio.UnaryUnaryClientInterceptor):
+    async def intercept_unary_unary(self, continuation, details, request):
+        return await continuation(self._details(details), request)
+
+
+class _IdentityUnaryStream(_Identity, grpc.aio.UnaryStreamClientInterceptor):
+    async def intercept_unary_stream(self, continuation, details, request):
+        return await continuation(self._details(details), request)
+
+
+class _IdentityStreamStream(_Identity, grpc.aio.StreamStreamClientInterceptor):
+    async def intercept_stream_stream(self, continuation, details, requests):
+        return await continuation(self._details(details), requests)
+
+
+def identity_interceptors(token: Callable[[], str]) -> list:
+    """The interceptors that send the JWT on every kind of call the gateway has."""
+    return [
+        kind(token) for kind in (_IdentityUnaryUnary, _IdentityUnaryStream, _IdentityStreamStream)
+    ]
+
+
 class GatewayClient:
-    """One channel to a gateway (TLS when `credentials` or `tls` is given)."""
+    """One channel to a gateway (TLS when `credentials` or `tls` is given). With
+    `identity_token` (a JWT from the host's identity provider, or a function returning a
+    current one) every call carries it, for a gateway that verifies identity."""
 
     def __init__(
         self,
@@ -86,15 +133,24 @@ class GatewayClient:
         tls: bool = False,
         backoff: Backoff | None = None,
         channel_options: list[tuple[str, object]] | None = None,
+        identity_token: str | Callable[[], str] | None = None,
     ) -> None:
         self.address = address
         if credentials is None and tls:
             credentials = grpc.ssl_channel_credentials()
         self.credentials = credentials
+        interceptors = None
+        if identity_token is not None:
+            token = identity_token if callable(identity_token) else lambda: identity_token
+            interceptors = identity_interceptors(token)
         self.channel = (
-            grpc.aio.secure_channel(address, credentials, options=channel_options)
+            grpc.aio.secure_channel(
+                address, credentials, options=channel_options, interceptors=interceptors
+            )
             if credentials is not None
-            else grpc.aio.insecure_channel(address, options=channel_options)
+            else grpc.aio.insecure_channel(
+                address, options=channel_options, interceptors=interceptors
+            )
         )
         self.stub = gw_grpc.GatewayServiceStub(self.channel)
         self.backoff = backoff or Backoff()
@@ -139,11 +195,21 @@ class GatewayClient:
         return (await self.stub.CreateMatch(request)).match
 
     async def join(
-        self, match: str, name: str, seat: int | None = None, *, request_id: str | None = None
+        self,
+        match: str,
+        name: str,
+        seat: int | None = None,
+        *,
+        request_id: str | None = None,
+        join_secret: str = "",
     ) -> Seat:
-        """Take a seat; returns a Seat holding its token."""
+        """Take a seat; returns a Seat holding its token. A retry with the same
+        `join_secret` re-opens the seat (a fresh token) if the first answer was lost."""
         request = gw.JoinMatchRequest(
-            match=match, display_name=name, request_id=request_id or new_request_id()
+            match=match,
+            display_name=name,
+            request_id=request_id or new_request_id(),
+            join_secret=join_secret,
         )
         if seat is not None:
             request.seat = seat

@@ -11,7 +11,8 @@ from google.protobuf.message import Message
 
 from parlour.client.client import GatewayClient, Seat
 from parlour.client.seatbot import unpack
-from parlour.client.words import action_label, event_text
+from parlour.client.seating import variant_for
+from parlour.client.words import action_label, event_text, seat_word, type_words
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -26,29 +27,39 @@ class Snapshot:
     view: Message
     progress: rules_pb2.MatchProgress
     legal: list[Message]
+    #: The legal actions' labels, seat references written out for the viewer.
     labels: list[str]
+    #: The view in the rulebook's words (no sections: the game sends none).
+    table: gw.TableText
+    #: Every seat's player name, in seat order ("" while free).
+    names: list[str]
 
 
-def seat_name(match: gw.Match, seat: int, me: int | None) -> str:
-    if seat == me:
-        return "You"
-    name = match.seats[seat].display_name if 0 <= seat < len(match.seats) else ""
-    return f"{name or 'seat ' + str(seat)} (seat {seat})"
+def seat_names(match: gw.Match) -> list[str]:
+    """The players' names in seat order ("" for a free seat)."""
+    return [s.display_name for s in match.seats]
 
 
 def whose_turn(snapshot: Snapshot, me: int | None) -> str:
-    """'You decide: turn', 'bot-2 (seat 1) decides: respond', or how the match ended."""
+    """'You decide: turn', 'Bob decides: respond', who is still to come, or how it ended."""
+    names = snapshot.names
     outcome = snapshot.progress.outcome if snapshot.progress.HasField("outcome") else None
     if outcome is not None:
-        names = [seat_name(snapshot.match, w, me) for w in outcome.winners]
-        won = f"Winner: {', '.join(names)}." if names else "Nobody won."
-        return f"Game over. {won} Scores {list(outcome.scores)}. {outcome.summary}".strip()
+        winners = [seat_word(w, me, names) for w in outcome.winners]
+        won = f"Winner: {', '.join(winners)}." if winners else "Nobody won."
+        scores = ", ".join(f"{seat_word(s, me, names)} {v}" for s, v in enumerate(outcome.scores))
+        return f"Game over. {won} Scores: {scores}. {outcome.summary}".strip()
     parts = []
     for decision in snapshot.progress.pending:
-        who = seat_name(snapshot.match, decision.seat, me)
+        who = seat_word(decision.seat, me, names)
         verb = "decide" if decision.seat == me else "decides"
         parts.append(f"{who} {verb}: {decision.kind.replace('_', ' ')}")
-    return "; ".join(parts) or "waiting"
+    free = sum(not s.occupied for s in snapshot.match.seats)
+    if free:
+        parts.append(f"waiting for {free} more player(s): others sit down with "
+                     f"parlour play --join {snapshot.match.name}")
+    text = "; ".join(parts) or "waiting"
+    return text[:1].upper() + text[1:]
 
 
 class Table:
@@ -59,6 +70,8 @@ class Table:
         self.game = game
         self.match = match
         self.seat = seat
+        #: The way to play's title, when this table created the match.
+        self.variant = ""
 
     @property
     def me(self) -> int | None:
@@ -70,7 +83,11 @@ class Table:
     ) -> Table:
         """A new match with the person in seat 0, open to spectators (`parlour play --watch`)."""
         match = await client.create_match(game, seats, options=options, spectators=True)
-        return await cls.join(client, match.name, name, 0)
+        table = await cls.join(client, match.name, name, 0)
+        chosen = variant_for(table.game, options)
+        if options is None or chosen.options == options:
+            table.variant = chosen.display_name
+        return table
 
     @classmethod
     async def join(
@@ -88,40 +105,47 @@ class Table:
     async def snapshot(self) -> Snapshot:
         """The match, the caller's view and legal actions now."""
         match = await self.client.match(self.match)
+        names = seat_names(match)
         if self.seat is None:
             response = await self.client.stub.GetView(gw.GetViewRequest(match=self.match))
             return Snapshot(match, unpack(response.view, self.game.view_type),
-                            response.progress, [], [])
+                            response.progress, [], [], response.table, names)
         listed = await self.seat.actions()
         view = await self.seat.get_view()
         legal = [unpack(a, self.game.action_type) for a in listed.actions]
         given = list(listed.labels)
         labels = [
-            action_label(self.game, a, given[i] if i < len(given) else "")
+            action_label(self.game, a, given[i] if i < len(given) else "", self.me, names)
             for i, a in enumerate(legal)
         ]
         return Snapshot(match, unpack(view.view, self.game.view_type), listed.progress,
-                        legal, labels)
+                        legal, labels, view.table, names)
+
+    async def answer_undo(self, accept: bool) -> None:
+        """Accept or refuse the open undo request."""
+        await self.seat.answer_undo(accept)
 
     async def act(self, action: Message, version: int) -> None:
         """Submit an action, refused if the match moved on since `version`."""
         await self.seat.submit(action, expected_version=version)
 
     async def feed(self) -> AsyncIterator[tuple[int, str | None]]:
-        """(sequence, line) per event this viewer may see; (last sequence, None) per heartbeat."""
+        """(sequence, line) per event this viewer may see, in the viewer's terms (the text
+        names who did what); (last sequence, None) per heartbeat."""
         stream = self.seat.events() if self.seat else self.client.spectate(self.match)
-        match = await self.client.match(self.match)
+        names = seat_names(await self.client.match(self.match))
         async for item in stream:
             if not item.HasField("event"):
                 yield item.heartbeat.last_sequence, None
                 continue
-            event = unpack(item.event.event, self.game.event_type)
-            text = event_text(self.game, event, item.event.text)
-            actor = item.event.actor
-            if actor >= 0 and not match.seats[actor].display_name:
-                match = await self.client.match(self.match)
-            who = seat_name(match, actor, self.me) + ": " if actor >= 0 else ""
-            yield item.event.sequence, f"{who}{text}"
+            packed, text = item.event.event, item.event.text
+            ours = packed.Is(self.game.event_type.DESCRIPTOR)
+            event = unpack(packed, self.game.event_type) if ours else None
+            if not all(names):  # someone sat down since: their name is in the text
+                names = seat_names(await self.client.match(self.match))
+            yield item.event.sequence, event_text(
+                self.game, event, text or ("" if ours else type_words(packed.type_url)),
+                self.me, names)
 
 
 def start_bots(address: str, match: str, count: int, strategy: str) -> subprocess.Popen:

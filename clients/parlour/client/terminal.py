@@ -1,21 +1,46 @@
-"""`parlour play`: a match in the terminal (textual) - your view, a numbered menu, the feed.
+"""`parlour play`: a match in the terminal (textual) - the table, a numbered menu, the feed.
 
 Type the number of an action and press Enter (or pick it in the menu). The status line
-says whose turn it is and what they are deciding; Ctrl+Q quits.
+says whose turn it is; the clock line shows turn timers and time banks; an open undo
+request shows Accept and Refuse. `?` and Enter (or F1) shows the rules text behind the
+table's lines; `details` and Enter (or F2) the raw View, for developers. Ctrl+Q quits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 from google.protobuf.message import Message
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, OptionList, RichLog, Static
 
 from parlour.client.table import Snapshot, Table, whose_turn
-from parlour.client.words import catalogue_namer, view_lines
+from parlour.client.words import (
+    catalogue_namer,
+    clock_lines,
+    owes_undo_answer,
+    render,
+    undo_text,
+    view_lines,
+)
+
+
+def table_text(snapshot: Snapshot, me: int | None, rules: bool) -> list[str]:
+    """The table's sections as lines; with `rules`, each item's rules text under it."""
+    lines: list[str] = []
+    for part in snapshot.table.sections:
+        lines.append(render(part.title, me, snapshot.names))
+        for entry in part.items:
+            mark = " (?)" if entry.detail and not rules else ""
+            lines.append(f"  {render(entry.text, me, snapshot.names)}{mark}")
+            if rules and entry.detail:
+                lines.extend(f"      {line}" for line in
+                             render(entry.detail, me, snapshot.names).splitlines())
+    return lines
 
 
 class PlayApp(App):
@@ -23,19 +48,25 @@ class PlayApp(App):
 
     CSS = """
     #status { height: auto; padding: 0 1; background: $boost; text-style: bold; }
+    #clocks { height: auto; padding: 0 1; color: $warning; }
+    #undo { height: auto; padding: 0 1; background: $warning-muted; }
+    #undo Static { width: 1fr; padding: 1 0; }
     #main { height: 1fr; }
     #view { width: 1fr; border: round $primary; padding: 0 1; }
     #feed { width: 1fr; border: round $secondary; }
     #menu { height: auto; max-height: 12; border: round $accent; }
     #choice { dock: bottom; }
     """
-    BINDINGS = [("ctrl+q", "quit", "Quit")]
+    BINDINGS = [("ctrl+q", "quit", "Quit"), ("f1", "rules", "Rules text (?)"),
+                ("f2", "details", "Details (raw view)")]
 
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
         self.snapshot: Snapshot | None = None
         self.namer = catalogue_namer(table.game)
+        self.show_rules = False
+        self.show_details = False
         self.ready = asyncio.Event()
         self.updated = asyncio.Condition()
         self._refreshing = asyncio.Lock()
@@ -43,21 +74,33 @@ class PlayApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("connecting…", id="status")
+        yield Static("", id="clocks")
+        with Horizontal(id="undo"):
+            yield Static("", id="undo-text")
+            yield Button("Accept", id="undo-accept", variant="success")
+            yield Button("Refuse", id="undo-refuse", variant="error")
         with Horizontal(id="main"):
             with VerticalScroll(id="view"):
                 yield Static("", id="view-text")
             yield RichLog(id="feed", wrap=True, markup=False)
         yield OptionList(id="menu")
-        yield Input(placeholder="type the number of your choice and press Enter", id="choice")
+        yield Input(placeholder="the number of your choice and Enter (? rules text, "
+                    "details: raw view)", id="choice")
         yield Footer()
 
     async def on_mount(self) -> None:
-        who = f"seat {self.table.me}" if self.table.seat else "spectator"
-        self.title = f"{self.table.game.display_name} — {self.table.match} — you: {who}"
-        self.query_one("#view").border_title = "What you see"
-        self.query_one("#feed").border_title = "Events"
+        who = "spectator" if self.table.seat is None else "player"
+        variant = self.table.variant
+        game = self.table.game.display_name
+        title = f"{game} — {variant}" if variant and variant != game else game
+        self.title = f"{title} — {self.table.match} — you: {who}"
+        self.query_one("#view").border_title = "The table"
+        self.query_one("#feed").border_title = "What happened"
         self.query_one("#menu").border_title = "Your choices"
+        self.query_one("#undo").display = False
+        self.query_one("#clocks").display = False
         self.run_worker(self.follow(), exclusive=True)
+        self.set_interval(1.0, self.draw_clocks)
         await self.refresh_table()
         self.query_one("#choice", Input).focus()
 
@@ -65,11 +108,30 @@ class PlayApp(App):
         feed = self.query_one("#feed", RichLog)
         async for sequence, line in self.table.feed():
             if line is not None:
-                feed.write(f"#{sequence} {line}")
+                feed.write(Text(line))
             # A heartbeat: look again (an action may change the match without any event).
             stale = self.snapshot is None or sequence > self.snapshot.progress.last_sequence
             if line is None or stale:
                 await self.refresh_table()
+
+    def draw_clocks(self) -> None:
+        if self.snapshot is None:
+            return
+        lines = clock_lines(self.snapshot.progress, int(time.time() * 1000), self.table.me,
+                            self.snapshot.names)
+        clocks = self.query_one("#clocks", Static)
+        clocks.display = bool(lines)
+        clocks.update(Text(" · ".join(lines)))
+
+    def draw_view(self) -> None:
+        snapshot = self.snapshot
+        if snapshot is None:
+            return
+        lines = table_text(snapshot, self.table.me, self.show_rules)
+        if self.show_details or not lines:
+            lines += ["", "Details (the raw View):"] if lines else []
+            lines += view_lines(snapshot.view, self.namer)
+        self.query_one("#view-text", Static).update(Text("\n".join(lines)))
 
     async def refresh_table(self) -> None:
         async with self._refreshing:
@@ -77,14 +139,22 @@ class PlayApp(App):
             if self.snapshot and snapshot.progress.version < self.snapshot.progress.version:
                 return
             self.snapshot = snapshot
-            self.query_one("#status", Static).update(whose_turn(snapshot, self.table.me))
-            lines = view_lines(snapshot.view, self.namer)
-            self.query_one("#view-text", Static).update("\n".join(lines))
+            me = self.table.me
+            self.query_one("#status", Static).update(Text(whose_turn(snapshot, me)))
+            self.draw_clocks()
+            self.draw_view()
+            undo = undo_text(snapshot.progress, me, snapshot.names)
+            self.query_one("#undo").display = bool(undo)
+            self.query_one("#undo-text", Static).update(Text(undo))
+            answer = owes_undo_answer(snapshot.progress, me)
+            for button in ("#undo-accept", "#undo-refuse"):
+                self.query_one(button).display = answer
             menu = self.query_one("#menu", OptionList)
             menu.clear_options()
-            menu.add_options([f"{i}. {label}" for i, label in enumerate(snapshot.labels, 1)])
+            menu.add_options([Text(f"{i}. {label}") for i, label in
+                              enumerate(snapshot.labels, 1)])
             menu.display = bool(snapshot.labels)
-            if snapshot.labels or snapshot.progress.HasField("outcome"):
+            if snapshot.labels or snapshot.progress.HasField("outcome") or answer:
                 self.ready.set()
             else:
                 self.ready.clear()
@@ -103,16 +173,37 @@ class PlayApp(App):
             self.notify(error.details() or error.code().name, severity="error")
         await self.refresh_table()
 
+    def action_rules(self) -> None:
+        self.show_rules = not self.show_rules
+        self.draw_view()
+
+    def action_details(self) -> None:
+        self.show_details = not self.show_details
+        self.draw_view()
+
     async def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()
         message.input.value = ""
         if text.isdigit():
             await self.choose(int(text))
+        elif text == "?":
+            self.action_rules()
+        elif text.lower() == "details":
+            self.action_details()
         elif text:
-            self.notify("type a number from the menu", severity="warning")
+            self.notify("type a number from the menu, ? or details", severity="warning")
 
     async def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         await self.choose(message.option_index + 1)
+
+    async def on_button_pressed(self, message: Button.Pressed) -> None:
+        if message.button.id not in ("undo-accept", "undo-refuse"):
+            return
+        try:
+            await self.table.answer_undo(message.button.id == "undo-accept")
+        except grpc.aio.AioRpcError as error:
+            self.notify(error.details() or error.code().name, severity="error")
+        await self.refresh_table()
 
 
 async def play(address: str, game: str | None, seats: int, bots: int, name: str,
@@ -120,8 +211,14 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                watch: str | None = None, options: Message | None = None) -> None:
     """Create (or join, or watch) a match, start the bots' process, and run the app."""
     from parlour.client.client import GatewayClient
+    from parlour.client.seating import check_game_seating
     from parlour.client.table import start_bots
+    from parlour.engine.registry import get_game
 
+    if not (watch or join):
+        seating = check_game_seating(get_game(game), options, seats, bots)
+        if seating.errors:
+            raise SystemExit(" ".join(seating.errors))
     async with GatewayClient(address) as client:
         if watch:
             table = await Table.watch(client, watch)

@@ -1,14 +1,19 @@
-"""Game messages in words for people: views as labelled lines, actions and events as text."""
+"""Game messages in words for people: labels, events, clocks and undo requests in the
+viewer's terms; the raw View as labelled lines (the developers' "details")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from parlour.engine.game import Game
+from parlour.engine.text import render
+
+SEAT_REF = "{{seat:{}}}"
 
 #: A catalogue id's name for a view field holding such ids (None: show the number).
 Namer = Callable[[str, int], str | None]
@@ -126,11 +131,74 @@ def view_lines(view: Message, namer: Namer | None = None, width: int = 2) -> lis
     return lines
 
 
-def action_label(game: Game, action: Message, label: str = "") -> str:
-    """The API's label when given, else the game's own description of the action."""
-    return label or game.describe_action(action)
+def action_label(game: Game, action: Message, label: str = "", viewer: int | None = None,
+                 names: Sequence[str] = ()) -> str:
+    """The API's label when given, else the game's own description of the action; seat
+    references written out for the viewer."""
+    return render(label or game.describe_action(action), viewer, names)
 
 
-def event_text(game: Game, event: Message, text: str = "") -> str:
-    """The API's text when given, else the game's own description of the event."""
-    return text or game.describe_event(event)
+def type_words(type_url: str) -> str:
+    """A platform event without text, by its message name: 'Undo requested'."""
+    name = type_url.rsplit(".", 1)[-1]
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: " " + m.group(1).lower(), name)
+
+
+def event_text(game: Game, event: Message | None, text: str = "", viewer: int | None = None,
+               names: Sequence[str] = ()) -> str:
+    """The API's text when given, else the game's own description of the event, in the
+    viewer's terms ("You drew a card", "Ada played the 7"), as a sentence."""
+    line = text or game.describe_event(event)
+    return render(line[:1].upper() + line[1:], viewer, names)
+
+
+def seat_word(seat: int, viewer: int | None, names: Sequence[str]) -> str:
+    """A seat as the viewer reads it: "You" for their own, else the player's name."""
+    return render(SEAT_REF.format(seat), viewer, names)
+
+
+def clock_text(ms: int) -> str:
+    """Milliseconds as m:ss (h:mm:ss past an hour), never below 0:00."""
+    seconds = max(0, ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def clock_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str]) -> list[str]:
+    """Each seat's time bank and each pending decision's deadline, as of `now_ms`."""
+    lines = []
+    for clock in progress.clocks:
+        runs = clock.bank_runs_from_unix_ms
+        left = clock.bank_ms - max(0, now_ms - runs) if runs else clock.bank_ms
+        state = " (running)" if runs and now_ms >= runs else ""
+        who = seat_word(clock.seat, viewer, names)
+        lines.append(f"{who}: {clock_text(left)} in the bank{state}")
+    for decision in progress.pending:
+        if decision.deadline_unix_ms:
+            who = seat_word(decision.seat, viewer, names)
+            verb = "have" if decision.seat == viewer else "has"
+            left = clock_text(decision.deadline_unix_ms - now_ms)
+            lines.append(f"{who} {verb} {left} to decide")
+    return lines
+
+
+def undo_text(progress, viewer: int | None, names: Sequence[str]) -> str:
+    """The open undo request in words ("" when none is open)."""
+    if not progress.HasField("undo_request"):
+        return ""
+    ask = progress.undo_request
+    who = seat_word(ask.seat, viewer, names)
+    verb = "ask" if ask.seat == viewer else "asks"
+    waiting = [seat_word(s, viewer, names) for s in ask.awaiting if s not in ask.accepted]
+    took_back = render(ask.took_back, viewer, names)
+    return (f"{who} {verb} to take back “{took_back}”; waiting for "
+            f"{', '.join(waiting) or 'nobody'}.")
+
+
+def owes_undo_answer(progress, viewer: int | None) -> bool:
+    """Whether the viewer's seat is asked to accept or refuse an open undo request."""
+    if viewer is None or not progress.HasField("undo_request"):
+        return False
+    ask = progress.undo_request
+    return viewer in ask.awaiting and viewer not in ask.accepted

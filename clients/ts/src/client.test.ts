@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
-import { messageType, unpack, unpackAs } from "./client.js";
+import { identityInterceptor, messageType, SEAT_HEADER, unpack, unpackAs } from "./client.js";
 import { ViewSchema } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
 import { CatalogueSchema } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
 
@@ -25,4 +25,19 @@ test("every game's type URLs resolve to generated message types", () => {
   }
   assert.equal(messageType("type.googleapis.com/no.such.Message"), undefined);
   assert.equal(unpack(anyPack(CatalogueSchema, create(CatalogueSchema)))?.$typeName, CatalogueSchema.typeName);
+});
+
+test("with an identity token the JWT goes in authorization and the seat token beside it", async () => {
+  const seen: Headers[] = [];
+  const next = async (request: { header: Headers }) => {
+    seen.push(new Headers(request.header));
+    return {} as never;
+  };
+  const call = identityInterceptor(async () => "jwt-1")(next as never);
+  await call({ header: new Headers({ authorization: "Bearer pt_seat" }) } as never);
+  await call({ header: new Headers() } as never);
+  assert.equal(seen[0].get("authorization"), "Bearer jwt-1");
+  assert.equal(seen[0].get(SEAT_HEADER), "pt_seat");
+  assert.equal(seen[1].get("authorization"), "Bearer jwt-1");
+  assert.equal(seen[1].get(SEAT_HEADER), null);
 });

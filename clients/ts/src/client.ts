@@ -4,7 +4,7 @@
  */
 import { createRegistry, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
-import { createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { file_parlour_engine_v1_platform } from "./gen/parlour/engine/v1/platform_pb.js";
 import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb.js";
@@ -69,13 +69,35 @@ async function* feed(
   }
 }
 
-/** A connection to a gateway. */
+/** Where a seat token travels when the gateway verifies identity (authorization: the JWT). */
+export const SEAT_HEADER = "x-parlour-seat-token";
+
+/** A JWT from the host's identity provider, or a function returning a current one. */
+export type IdentityToken = string | (() => string | Promise<string>);
+
+/** Sends `authorization: Bearer <JWT>` on every call; a seat token the call carried in
+ * `authorization` moves to x-parlour-seat-token (the gateway's form with identity on). */
+export function identityInterceptor(token: IdentityToken): Interceptor {
+  return (next) => async (request) => {
+    const seat = request.header.get("authorization");
+    if (seat !== null) request.header.set(SEAT_HEADER, seat.replace(/^Bearer /, ""));
+    const jwt = typeof token === "function" ? await token() : token;
+    request.header.set("authorization", `Bearer ${jwt}`);
+    return next(request);
+  };
+}
+
+/** A connection to a gateway; with `identityToken`, for a gateway that verifies identity. */
 export class ParlourClient {
   readonly api: Client<typeof GatewayService>;
 
-  constructor(address: string, options: { tls?: boolean } = {}) {
+  constructor(address: string, options: { tls?: boolean; identityToken?: IdentityToken } = {}) {
     const scheme = options.tls ? "https" : "http";
-    this.api = createClient(GatewayService, createGrpcTransport({ baseUrl: `${scheme}://${address}` }));
+    const interceptors = options.identityToken === undefined ? [] : [identityInterceptor(options.identityToken)];
+    this.api = createClient(
+      GatewayService,
+      createGrpcTransport({ baseUrl: `${scheme}://${address}`, interceptors }),
+    );
   }
 
   /** The games served. */
@@ -99,13 +121,20 @@ export class ParlourClient {
     return response.match!;
   }
 
-  /** Take a seat (the lowest free one unless `seat` is given). */
-  async join(match: string, name: string, seat?: number): Promise<SeatHandle> {
+  /** Take a seat (the lowest free one unless `seat` is given). A retry with the same
+   * `joinSecret` re-opens the seat with a fresh token if the first answer was lost. */
+  async join(
+    match: string,
+    name: string,
+    seat?: number,
+    options: { joinSecret?: string; requestId?: string } = {},
+  ): Promise<SeatHandle> {
     const response = await this.api.joinMatch({
       match,
       seat,
       displayName: name,
-      requestId: crypto.randomUUID(),
+      requestId: options.requestId ?? crypto.randomUUID(),
+      joinSecret: options.joinSecret ?? "",
     });
     return new SeatHandle(this, match, response.seat, response.seatToken);
   }

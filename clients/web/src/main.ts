@@ -1,10 +1,12 @@
-// parlour in the browser: create, join or watch a match; your view, the feed, the legal moves.
+// parlour in the browser: create, join or watch a match; the table in the game's words,
+// the feed, the clocks, the choices.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { Names, namer, picture } from "./pictures";
-import { describe, viewLines } from "./words";
-import type { Game, Match } from "./gen/parlour/gateway/v1/gateway_pb";
+import { checkSeating, seatsPhrase } from "./seating";
+import { clockText, describe, render, seatWord, viewLines } from "./words";
+import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -12,6 +14,7 @@ interface Seated {
   match: string;
   token: string | null; // null: spectator
   seat: number | null;
+  variant?: string; // the way to play's title, when this page created the match
 }
 
 let games: Game[] = [];
@@ -19,9 +22,13 @@ let current: Seated | null = null;
 let version = 0n;
 let lastSequence = -1n;
 let actions: Any[] = [];
+let acting = false;
+let progressNow: MatchProgress | undefined;
 let refreshing: Promise<void> | null = null;
 let again = false;
 let stopStream: AbortController | null = null;
+let seatNames: string[] = [];
+let feedTexts: string[] = [];
 
 function show(section: "lobby" | "table"): void {
   $("lobby").hidden = section !== "lobby";
@@ -34,44 +41,97 @@ function error(message: string): void {
   box.hidden = !message;
 }
 
+function el(tag: string, text = "", className = ""): HTMLElement {
+  const node = document.createElement(tag);
+  if (text) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
 function gameOf(name: string): Game | undefined {
   return games.find((g) => g.name === `games/${name}` || g.info?.game === name);
 }
 
-async function loadGames(): Promise<void> {
-  games = (await gateway.listGames({})).games;
-  const select = $<HTMLSelectElement>("game");
-  select.replaceChildren(...games.map((g) => {
-    const option = document.createElement("option");
-    option.value = g.info?.game ?? g.name;
-    option.textContent = `${g.info?.displayName} (${g.info?.minSeats}–${g.info?.maxSeats} seats)`;
-    return option;
-  }));
-  syncSeats();
+// -- the lobby: game, way to play, seats, bots -------------------------------------------
+
+function variants(): Variant[] {
+  const info = gameOf($<HTMLSelectElement>("game").value)?.info;
+  if (!info) return [];
+  if (info.variants.length) return info.variants;
+  return [{ name: "standard", displayName: info.displayName, minSeats: info.minSeats, maxSeats: info.maxSeats } as Variant];
 }
 
-function syncSeats(): void {
-  const info = gameOf($<HTMLSelectElement>("game").value)?.info;
-  if (!info) return;
+function variant(): Variant | undefined {
+  return variants().find((v) => v.name === $<HTMLSelectElement>("variant").value);
+}
+
+function option(value: string, text: string): HTMLOptionElement {
+  const node = document.createElement("option");
+  node.value = value;
+  node.textContent = text;
+  return node;
+}
+
+async function loadGames(): Promise<void> {
+  games = (await gateway.listGames({})).games;
+  $<HTMLSelectElement>("game").replaceChildren(...games.map((g) => option(g.info?.game ?? g.name, g.info?.displayName ?? g.name)));
+  syncVariants();
+}
+
+function syncVariants(): void {
+  $<HTMLSelectElement>("variant").replaceChildren(...variants().map((v) => option(v.name, `${v.displayName} (${seatsPhrase(v.minSeats, v.maxSeats)})`)));
+  syncVariant();
+}
+
+function syncVariant(): void {
+  const chosen = variant();
+  if (!chosen) return;
   const seats = $<HTMLInputElement>("seats");
-  seats.min = String(info.minSeats);
-  seats.max = String(info.maxSeats);
-  seats.value = String(Math.max(info.minSeats, Math.min(info.maxSeats, Number(seats.value) || info.minSeats)));
-  const bots = $<HTMLInputElement>("bots");
-  bots.max = String(info.maxSeats - 1);
-  bots.value = String(Math.min(Number(seats.value) - 1, Math.max(0, Number(bots.value))));
+  seats.min = String(chosen.minSeats);
+  seats.max = String(chosen.maxSeats);
+  seats.value = String(chosen.minSeats);
+  $<HTMLInputElement>("bots").value = String(chosen.minSeats - 1);
+  $<HTMLTextAreaElement>("options").value = chosen.options ? JSON.stringify(decode(chosen.options)) : "";
+  checkChoice();
+}
+
+/** Say what is wrong with the choice before any match exists; Create only when nothing is. */
+function checkChoice(): ReturnType<typeof checkSeating> | null {
+  const chosen = variant();
+  if (!chosen) return null;
+  const seating = checkSeating(chosen.displayName, chosen.minSeats, chosen.maxSeats,
+    Number($<HTMLInputElement>("seats").value), Number($<HTMLInputElement>("bots").value));
+  $("seating").textContent = [...seating.errors, ...seating.warnings].join(" ");
+  $("seating").className = seating.errors.length ? "bad" : seating.warnings.length ? "warn" : "";
+  $("fill").hidden = !seating.empty;
+  $<HTMLButtonElement>("create").disabled = seating.errors.length > 0;
+  return seating;
+}
+
+function fillWithBots(): void {
+  $<HTMLInputElement>("bots").value = String(Number($<HTMLInputElement>("seats").value) - 1);
+  checkChoice();
 }
 
 function remember(seated: Seated): void {
   sessionStorage.setItem(`parlour:${seated.match}`, JSON.stringify(seated));
 }
 
+function chosenOptions(chosen: Variant, typeName: string): Any | undefined {
+  const typed = $<HTMLTextAreaElement>("options").value;
+  const given = chosen.options ? JSON.stringify(decode(chosen.options)) : "";
+  return typed.trim() === given ? chosen.options : packOptions(typeName, typed);
+}
+
 async function create(): Promise<void> {
   const game = $<HTMLSelectElement>("game").value;
   const info = gameOf(game)?.info;
+  const chosen = variant();
+  const seating = checkChoice();
+  if (!chosen || !seating || seating.errors.length) return;
   const seats = Number($<HTMLInputElement>("seats").value);
-  const bots = Math.min(seats - 1, Number($<HTMLInputElement>("bots").value));
-  const options = packOptions(info?.optionsType ?? "", $<HTMLTextAreaElement>("options").value);
+  const bots = Number($<HTMLInputElement>("bots").value);
+  const options = chosenOptions(chosen, info?.optionsType ?? "");
   const created = await gateway.createMatch({
     game, seats, options, allowSpectators: true, requestId: crypto.randomUUID(),
   });
@@ -85,7 +145,7 @@ async function create(): Promise<void> {
     });
     if (!response.ok) throw new Error(`bots: ${(await response.json()).message}`);
   }
-  await sit({ match, token: joined.seatToken, seat: joined.seat });
+  await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName });
 }
 
 function name(): string {
@@ -109,15 +169,19 @@ async function watch(): Promise<void> {
   await sit({ match: matchName($<HTMLInputElement>("match").value), token: null, seat: null });
 }
 
+// -- at the table ---------------------------------------------------------------------
+
 async function sit(seated: Seated): Promise<void> {
   current = seated;
   version = 0n;
   lastSequence = -1n;
+  feedTexts = [];
+  seatNames = [];
   if (seated.token) remember(seated);
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
   $("match-name").textContent = seated.match;
-  $("you").textContent = seated.seat === null ? "You are watching." : `You are seat ${seated.seat}.`;
+  $("variant-title").textContent = seated.variant ?? "";
   document.body.dataset.state = "playing";
   show("table");
   await refresh();
@@ -133,10 +197,8 @@ function follow(seated: Seated): void {
     for await (const item of stream) {
       const events = item.kind.case === "event" ? [item.kind.value] : item.kind.case === "batch" ? item.kind.value.events : [];
       for (const event of events) {
-        const text = event.text || describe(decode(event.event));
-        const line = document.createElement("li");
-        line.textContent = `#${event.sequence} ${seatLabel(event.actor)}${text}`;
-        $("feed").prepend(line);
+        feedTexts.push(event.text || describe(decode(event.event)));
+        $("feed").prepend(feedLine(feedTexts[feedTexts.length - 1]));
       }
       const last = item.kind.case === "heartbeat" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
       // A heartbeat: look again (an action may change the match without any event).
@@ -145,12 +207,15 @@ function follow(seated: Seated): void {
   })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
 }
 
-let seatNames: string[] = [];
+/** One feed line in the viewer's terms, as a sentence. */
+function feedLine(text: string): HTMLElement {
+  // Capitalised before the names go in: a player's name is written as they typed it.
+  return el("li", render(text.charAt(0).toUpperCase() + text.slice(1), current?.seat ?? null, seatNames));
+}
 
-function seatLabel(actor: number): string {
-  if (actor < 0) return "";
-  if (current?.seat === actor) return "You: ";
-  return `${seatNames[actor] || "seat " + actor}: `;
+/** The feed again, when a seat's name became known after its lines were written. */
+function drawFeed(): void {
+  $("feed").replaceChildren(...feedTexts.map(feedLine).reverse());
 }
 
 function refresh(): Promise<void> {
@@ -167,6 +232,31 @@ function refresh(): Promise<void> {
   return refreshing;
 }
 
+/** The table's sections; each item's rules text on hover (title) and on a tap (below it). */
+function drawTable(table: TableText | undefined, viewer: number | null): HTMLElement[] {
+  return (table?.sections ?? []).map((section) => {
+    const box = el("section", "", "table-section");
+    box.append(el("h4", render(section.title, viewer, seatNames)));
+    const list = el("ul");
+    for (const item of section.items) {
+      const line = el("li", render(item.text, viewer, seatNames));
+      if (item.detail) {
+        const detail = render(item.detail, viewer, seatNames);
+        line.title = detail;
+        line.className = "has-detail";
+        line.tabIndex = 0;
+        const rules = el("div", detail, "detail");
+        rules.hidden = true;
+        line.append(rules);
+        line.onclick = () => { rules.hidden = !rules.hidden; };
+      }
+      list.append(line);
+    }
+    box.append(list);
+    return box;
+  });
+}
+
 async function redraw(): Promise<void> {
   if (!current) return;
   const seated = current;
@@ -177,51 +267,118 @@ async function redraw(): Promise<void> {
   if (!match || !progress || progress.version < version) return;
   version = progress.version;
   lastSequence = progress.lastSequence;
-  seatNames = match.seats.map((s) => s.displayName);
+  progressNow = progress;
+  const names = match.seats.map((s) => s.displayName);
+  const renamed = names.join("\n") !== seatNames.join("\n");
+  seatNames = names;
+  if (renamed) drawFeed();
+  const viewer = seated.seat;
   const game = match.game;
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
+  $("variant-title").hidden = seated.variant === info?.displayName;
   const view = decode(viewResponse.view);
-  const names = new Names(decode(info?.catalogue));
+  const catalogue = new Names(decode(info?.catalogue));
   $("status").textContent = status(match, progress);
-  $("seats-list").textContent = match.seats.map((s) => `${s.seat}: ${s.displayName || "(free)"}${s.seat === seated.seat ? " — you" : ""}`).join(" · ");
-  const pic = picture(game, view, names, seatNames);
+  $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
+  $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
+  const pic = picture(game, view, catalogue, seatNames);
   $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
-  $("view").textContent = viewLines(view, namer(game, names)).join("\n");
+  const sections = drawTable(viewResponse.table, viewer);
+  $("board").replaceChildren(...sections);
+  $("board").hidden = !sections.length;
+  $("view").textContent = viewLines(view, namer(game, catalogue)).join("\n");
+  // No table from the game: its View is all there is, so it is shown open.
+  $<HTMLDetailsElement>("details").open ||= !sections.length;
   actions = listed?.actions ?? [];
   const labels = listed?.labels ?? [];
   $("actions").replaceChildren(...actions.map((action, i) => {
-    const button = document.createElement("button");
-    button.textContent = `${i + 1}. ${labels[i] || describe(decode(action))}`;
-    button.dataset.index = String(i);
+    const button = el("button", render(labels[i] || describe(decode(action)), viewer, seatNames)) as HTMLButtonElement;
+    button.disabled = acting;
     button.onclick = () => void act(i);
     return button;
   }));
   $("actions-box").hidden = !actions.length;
+  drawUndo(progress, viewer);
+  drawClocks();
   document.body.dataset.state = progress.outcome ? "over" : actions.length ? "your-turn" : "waiting";
   document.body.dataset.version = String(progress.version);
 }
 
-function status(match: Match, progress: NonNullable<Match["progress"]>): string {
+function status(match: Match, progress: MatchProgress): string {
+  const viewer = current?.seat ?? null;
   if (progress.outcome) {
-    const winners = progress.outcome.winners.map((w) => (w === current?.seat ? "You" : seatNames[w] || `seat ${w}`));
-    return `Game over. ${winners.length ? "Winner: " + winners.join(", ") : "Nobody won"}. Scores ${progress.outcome.scores.join(", ")}. ${progress.outcome.summary}`;
+    const winners = progress.outcome.winners.map((w) => seatWord(w, viewer, seatNames));
+    const scores = progress.outcome.scores.map((s, seat) => `${seatWord(seat, viewer, seatNames)} ${s}`).join(", ");
+    return `Game over. ${winners.length ? "Winner: " + winners.join(", ") : "Nobody won"}. Scores: ${scores}. ${progress.outcome.summary}`.trim();
   }
-  return progress.pending.map((d) => `${d.seat === current?.seat ? "You decide" : (seatNames[d.seat] || "seat " + d.seat) + " decides"}: ${d.kind.replace(/_/g, " ")}`).join("; ") || "waiting";
+  const parts = progress.pending.map((d) => `${seatWord(d.seat, viewer, seatNames)} ${d.seat === viewer ? "decide" : "decides"}: ${d.kind.replace(/_/g, " ")}`);
+  const free = match.seats.filter((s) => !s.occupied).length;
+  if (free) parts.push(`waiting for ${free} more player(s): share this page's address to let them join`);
+  const text = parts.join("; ") || "waiting";
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Turn timers and time banks, running: drawn again every second. */
+function drawClocks(): void {
+  const progress = progressNow;
+  const viewer = current?.seat ?? null;
+  const now = Date.now();
+  const lines: string[] = [];
+  if (progress && !progress.outcome) {
+    for (const clock of progress.clocks) {
+      const runs = Number(clock.bankRunsFromUnixMs);
+      const left = Number(clock.bankMs) - (runs ? Math.max(0, now - runs) : 0);
+      lines.push(`${seatWord(clock.seat, viewer, seatNames)}: ${clockText(left)} in the bank${runs && now >= runs ? " (running)" : ""}`);
+    }
+    for (const decision of progress.pending) {
+      const deadline = Number(decision.deadlineUnixMs);
+      if (deadline) lines.push(`${seatWord(decision.seat, viewer, seatNames)} ${decision.seat === viewer ? "have" : "has"} ${clockText(deadline - now)} to decide`);
+    }
+  }
+  $("clocks").textContent = lines.join(" · ");
+  $("clocks").hidden = !lines.length;
+}
+
+function drawUndo(progress: MatchProgress, viewer: number | null): void {
+  const ask = progress.undoRequest;
+  $("undo").hidden = !ask;
+  if (!ask) return;
+  const waiting = ask.awaiting.filter((s) => !ask.accepted.includes(s)).map((s) => seatWord(s, viewer, seatNames));
+  $("undo-text").textContent = `${seatWord(ask.seat, viewer, seatNames)} ${ask.seat === viewer ? "ask" : "asks"} to take back “${render(ask.tookBack, viewer, seatNames)}”; waiting for ${waiting.join(", ") || "nobody"}.`;
+  const owed = viewer !== null && ask.awaiting.includes(viewer) && !ask.accepted.includes(viewer);
+  $("undo-accept").hidden = $("undo-refuse").hidden = !owed;
+}
+
+async function answerUndo(accept: boolean): Promise<void> {
+  if (!current?.token) return;
+  await gateway.answerUndo(
+    { match: current.match, requestId: crypto.randomUUID(), answer: accept ? UndoAnswer.ACCEPT : UndoAnswer.REFUSE },
+    bearer(current.token),
+  );
+  await refresh();
 }
 
 async function act(index: number): Promise<void> {
-  if (!current?.token) return;
+  if (!current?.token || acting) return;
+  acting = true;
   document.body.dataset.state = "acting";
+  for (const button of $("actions").querySelectorAll("button")) (button as HTMLButtonElement).disabled = true;
   try {
-    await gateway.submitAction(
+    const answer = await gateway.submitAction(
       { match: current.match, action: actions[index], requestId: crypto.randomUUID(), expectedVersion: version },
       bearer(current.token),
     );
+    // Views read before the action are older than this: drop them.
+    const after = answer.result?.progress?.version ?? 0n;
+    if (after > version) version = after;
     error("");
   } catch (e) {
-    error(String(e));
+    const moved = String(e).includes("VERSION_MISMATCH");
+    error(moved ? "The table moved on before your choice arrived: here it is as it is now." : String(e));
+  } finally {
+    acting = false;
   }
   await refresh();
 }
@@ -231,12 +388,18 @@ function guard(action: () => Promise<void>): () => void {
 }
 
 async function start(): Promise<void> {
-  $("game").onchange = syncSeats;
-  $("seats").onchange = syncSeats;
+  $("game").onchange = syncVariants;
+  $("variant").onchange = syncVariant;
+  $("seats").oninput = () => void checkChoice();
+  $("bots").oninput = () => void checkChoice();
+  $("fill").onclick = fillWithBots;
   $("create").onclick = guard(create);
   $("join").onclick = guard(join);
   $("watch").onclick = guard(watch);
+  $("undo-accept").onclick = guard(() => answerUndo(true));
+  $("undo-refuse").onclick = guard(() => answerUndo(false));
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); };
+  setInterval(drawClocks, 1000);
   await loadGames();
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {

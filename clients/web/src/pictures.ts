@@ -28,9 +28,10 @@ export class Names {
   entry(list: string, id: number | undefined): Obj | undefined {
     return id === undefined ? undefined : this.lists.get(list)?.get(id);
   }
+  /** The entry's name, or `fallback` (a word, never the bare id) when the catalogue has none. */
   name(list: string, id: number | undefined, fallback: string): string {
     const entry = this.entry(list, id);
-    return entry?.name ?? entry?.title ?? `${fallback} ${id ?? 0}`;
+    return entry?.name ?? entry?.title ?? fallback;
   }
 }
 
@@ -61,19 +62,19 @@ function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
         cell.append(door);
       }
       for (const side of (tile.padlocked ?? []) as number[]) cell.append(el("span", `padlock padlock-${SIDES[side]}`, "🔒"));
-      cell.append(el("div", "room-name", room.name ?? (tile.tile >= 90 ? "Brick Wall" : `Tile ${tile.tile}`)));
+      cell.append(el("div", "room-name", room.name ?? (tile.tile >= 90 ? "Brick Wall" : "Room")));
       const pieces = el("div", "pieces");
       players.forEach((p, seat) => {
         if (Math.floor((p.place ?? -2) / 2) === tile.tile) {
           const piece = el("span", `piece seat-${seat}`, enumWords(p.character ?? "", "character").slice(0, 3));
-          piece.title = `${seatNames[seat] ?? "seat " + seat}: ${enumWords(p.character ?? "", "character")}`;
+          piece.title = `${seatNames[seat] || "Player " + (seat + 1)}: ${enumWords(p.character ?? "", "character")}`;
           pieces.append(piece);
         }
       });
       if (view.holmes !== undefined && Math.floor(view.holmes / 2) === tile.tile) pieces.append(el("span", "piece holmes", "H"));
       cell.append(pieces);
       const cubes = ((tile.safes ?? []) as Obj[]).map((s) => (s.counts ?? []).reduce((a: number, b: number) => a + b, 0));
-      if (cubes.some((c) => c)) cell.append(el("div", "safe", `safe: ${cubes.join(" / ")} cubes`));
+      if (cubes.some((c) => c)) cell.append(el("div", "safe", `safe: ${cubes.join(" / ")} cube${cubes.length === 1 && cubes[0] === 1 ? "" : "s"}`));
       grid.append(cell);
     }
     floor.append(grid);
@@ -85,8 +86,9 @@ function castle(view: Obj, names: Names, seatNames: string[]): HTMLElement {
 function clash(view: Obj, names: Names): HTMLElement {
   const box = el("div", "clash");
   const clock = el("div", "clock");
+  // The View's `hours` is the time gone (the Time Marker), of the clock's 12.
   const hours = view.hours ?? 0;
-  clock.append(el("div", "hand"), el("div", "clock-label", `${hours} hours left`));
+  clock.append(el("div", "hand"), el("div", "clock-label", hours >= 12 ? "The clock has struck twelve" : `${hours} of 12 hours gone, ${12 - hours} left`));
   (clock.firstChild as HTMLElement).style.transform = `rotate(${(hours % 12) * 30}deg)`;
   box.append(clock);
   const threads = el("div", "threads");
@@ -111,7 +113,7 @@ function clash(view: Obj, names: Names): HTMLElement {
 function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
   const box = el("div", "horrors");
   const room = el("div", "encounter");
-  room.append(el("h4", "", view.room ? `Room: ${names.name("cards", view.room, "room")}` : "No encounter now"));
+  room.append(el("h4", "", view.room ? `Room: ${names.name("cards", view.room, "a room")}` : "No encounter now"));
   if (view.battle) room.append(el("div", "battle", `Battle: ${enumWords(view.battle, "battle")}`));
   const table = el("div", "played");
   for (const card of (view.table ?? []) as number[]) table.append(el("span", "card room-item", names.name("cards", card, "card")));
@@ -120,7 +122,7 @@ function horrors(view: Obj, names: Names, seatNames: string[]): HTMLElement {
     const cards = [...((showing.characters ?? []) as number[]), ...((showing.items ?? []) as number[])];
     if (!cards.length && !showing.side) return;
     const row = el("div", "showing");
-    row.append(el("span", "side-name", `${seatNames[seat] ?? "seat " + seat}${showing.side ? " (" + enumWords(showing.side, "side") + ")" : ""}`));
+    row.append(el("span", "side-name", `${seatNames[seat] || "Player " + (seat + 1)}${showing.side ? " (" + enumWords(showing.side, "side") + ")" : ""}`));
     for (const card of cards) row.append(el("span", "card", names.name("cards", card, "card")));
     room.append(row);
   });

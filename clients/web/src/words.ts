@@ -53,3 +53,26 @@ export function describe(message: JsonObject): string {
   if (!entries.length) return "-";
   return entries.map(([kind, body]) => `${words(kind)}${body && typeof body === "object" && Object.keys(body).length ? ": " + inline(body, kind) : ""}`).join("; ");
 }
+
+/** Text with its "{seat:N}" references written for the viewer: "you" (capitalised first) or the player's name. */
+export function render(text: string, viewer: number | null, names: string[]): string {
+  const out = text.replace(/\{seat:(\d+)\}/g, (_m, n: string) => {
+    const seat = Number(n);
+    if (seat === viewer) return "you";
+    return names[seat] || `Player ${seat + 1}`;
+  });
+  return out.startsWith("you") ? "Y" + out.slice(1) : out;
+}
+
+/** A seat as the viewer reads it: "You", or the player's name. */
+export function seatWord(seat: number, viewer: number | null, names: string[]): string {
+  return render(`{seat:${seat}}`, viewer, names);
+}
+
+/** Milliseconds as m:ss (h:mm:ss past an hour), never below 0:00. */
+export function clockText(ms: number): string {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ipaddress
+from dataclasses import dataclass, field
 from typing import Annotated
 
 import grpc
@@ -22,6 +23,13 @@ def parse_rules(text: str) -> dict[str, list[str]]:
             raise ValueError(f"PARLOUR_RULES entry {part!r} is not game=host:port[,host:port]")
         routes[game.strip()] = [a.strip() for a in addresses.split(",") if a.strip()]
     return routes
+
+
+def parse_proxies(text: str) -> tuple:
+    """'10.0.0.0/8, 127.0.0.1' -> networks (a bare address is a one-address network)."""
+    return tuple(
+        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
+    )
 
 
 @dataclass
@@ -60,6 +68,22 @@ class GatewayConfig:
     workers: int = 1
     #: Share the port (and the health port) with the other workers: SO_REUSEPORT.
     reuse_port: bool = False
+    #: Verified identity (identity.py): the provider's key set (a URL, or a file), the
+    #: issuer and audience tokens must name; neither key set (the default): identity is off.
+    auth_jwks_url: str = ""
+    auth_jwks_file: str = ""
+    auth_issuer: str = ""
+    auth_audience: str = ""
+    #: Seconds of clock skew allowed on exp/nbf/iat, and between key-set refreshes.
+    auth_leeway_seconds: float = 30.0
+    auth_keys_refresh_seconds: float = 300.0
+    #: Proxies whose x-forwarded-for is believed (PARLOUR_TRUSTED_PROXIES, CIDRs).
+    trusted_proxies: tuple = field(default_factory=tuple)
+
+    @property
+    def identity_on(self) -> bool:
+        """Whether calls must carry a verified identity."""
+        return bool(self.auth_jwks_url or self.auth_jwks_file)
 
     @classmethod
     def from_env(cls, **overrides: object) -> GatewayConfig:
@@ -91,6 +115,13 @@ class GatewayConfig:
             log_level=settings.log_level,
             drain_seconds=settings.drain_seconds,
             workers=settings.gateway_workers,
+            auth_jwks_url=settings.auth_jwks_url,
+            auth_jwks_file=str(settings.auth_jwks_file or ""),
+            auth_issuer=settings.auth_issuer,
+            auth_audience=settings.auth_audience,
+            auth_leeway_seconds=settings.auth_leeway_seconds,
+            auth_keys_refresh_seconds=settings.auth_keys_refresh_seconds,
+            trusted_proxies=parse_proxies(settings.trusted_proxies),
         )
 
 
@@ -110,6 +141,37 @@ class GatewaySettings(ServerSettings):
     probe_seconds: Annotated[float, Field(gt=0)] = 1.0
     #: Gateway processes sharing the port; worker i serves /metrics on metrics_port + i.
     gateway_workers: Annotated[int, Field(ge=1, le=256)] = 1
+    auth_jwks_url: str = ""
+    auth_jwks_file: FilePath | None = None
+    auth_issuer: str = ""
+    auth_audience: str = ""
+    auth_leeway_seconds: Annotated[float, Field(ge=0, le=300)] = 30.0
+    auth_keys_refresh_seconds: Annotated[float, Field(gt=0)] = 300.0
+    trusted_proxies: str = ""
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        parse_proxies(value)
+        return value
+
+    @field_validator("auth_jwks_url")
+    @classmethod
+    def _jwks_url(cls, value: str) -> str:
+        if value and not value.startswith(("https://", "http://")):
+            raise ValueError("PARLOUR_AUTH_JWKS_URL must be an https:// (or http://) URL")
+        return value
+
+    @model_validator(mode="after")
+    def _identity_complete(self) -> GatewaySettings:
+        keys = bool(self.auth_jwks_url) + (self.auth_jwks_file is not None)
+        if keys > 1:
+            raise ValueError("set PARLOUR_AUTH_JWKS_URL or PARLOUR_AUTH_JWKS_FILE, not both")
+        if keys and not (self.auth_issuer and self.auth_audience):
+            raise ValueError("identity needs PARLOUR_AUTH_ISSUER and PARLOUR_AUTH_AUDIENCE too")
+        if not keys and (self.auth_issuer or self.auth_audience):
+            raise ValueError("PARLOUR_AUTH_ISSUER/AUDIENCE need PARLOUR_AUTH_JWKS_URL (or _FILE)")
+        return self
 
     @field_validator("rules")
     @classmethod

@@ -1,5 +1,7 @@
-"""The edge: who is calling about which match (seat token or spectator), what a request may
-carry (names, Any sizes, request ids), and the stream-revocation watch on a seat token.
+"""The edge: who is calling about which match (seat token or spectator; with identity on,
+the verified subject too: identity.py), whose quota and request ids a call counts against
+(scope), what a request may carry (names, Any sizes, request ids), and the
+stream-revocation watch on a seat token.
 
 Every room of the gateway (service.py lists them) resolves its callers here first.
 """
@@ -7,11 +9,12 @@ Every room of the gateway (service.py lists them) resolves its callers here firs
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import uuid
 
 import grpc
 
-from parlour.gateway import tokens
+from parlour.gateway import identity, tokens
 from parlour.gateway.fanout import EventHub, Subscription
 from parlour.gateway.lobby import Lobby
 from parlour.gateway.quotas import Quotas
@@ -66,10 +69,48 @@ def client_request_id(request) -> str:
     return request.request_id or uuid.uuid4().hex
 
 
-def scope(context) -> str:
-    """The caller's network address without its port: request ids are scoped to it, so
-    two clients picking the same request id never meet (grpc peer 'ipv4:1.2.3.4:5678')."""
-    return context.peer().rpartition(":")[0]
+#: The header a trusted proxy names the caller's address in.
+FORWARDED_HEADER = "x-forwarded-for"
+
+
+def peer_address(context, trusted: tuple = ()) -> str:
+    """The caller's network address without its port (grpc peer 'ipv4:1.2.3.4:5678' ->
+    'ipv4:1.2.3.4'). Through proxies in `trusted`, the nearest untrusted address their
+    x-forwarded-for names, in the same form; from anyone else the header is ignored."""
+    address = context.peer().rpartition(":")[0]
+    if not trusted or not _trusted(address.partition(":")[2].strip("[]"), trusted):
+        return address
+    hops = [
+        hop.strip()
+        for key, value in context.invocation_metadata() or ()
+        if key.lower() == FORWARDED_HEADER
+        for hop in (value.decode() if isinstance(value, bytes) else value).split(",")
+    ]
+    for hop in reversed(hops):
+        try:
+            ip = ipaddress.ip_address(hop)
+        except ValueError:
+            break
+        address = f"ipv4:{ip}" if ip.version == 4 else f"ipv6:[{ip}]"
+        if not _trusted(str(ip), trusted):
+            break
+    return address
+
+
+def _trusted(text: str, trusted: tuple) -> bool:
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted)
+
+
+def scope(context, trusted: tuple = ()) -> str:
+    """Whom request ids and quotas count against: the verified subject when identity is on,
+    else the caller's address (peer_address), so two clients picking the same request id
+    never meet."""
+    who = identity.current()
+    return f"sub:{who.key}" if who is not None else peer_address(context, trusted)
 
 
 class Viewer:
@@ -128,6 +169,8 @@ class Edge:
         *,
         play_queue: int = 1024,
         quotas: Quotas | None = None,
+        identity_on: bool = False,
+        trusted_proxies: tuple = (),
     ) -> None:
         self.store = store
         self.router = router
@@ -137,18 +180,51 @@ class Edge:
         self.play_queue = play_queue
         self.quotas = quotas or Quotas(0, 0)
         self.lobby = Lobby(store)
+        #: Whether calls carry a verified identity (the seat token then in SEAT_HEADER).
+        self.identity_on = identity_on
+        self.trusted_proxies = trusted_proxies
+
+    def scope(self, context) -> str:
+        """Whom the call's request ids and quotas count against (see scope)."""
+        return scope(context, self.trusted_proxies)
+
+    def seat_token(self, context) -> str | None:
+        """The call's seat token: in `authorization`, or in SEAT_HEADER with identity on."""
+        metadata = context.invocation_metadata()
+        if self.identity_on:
+            return identity.seat_token(metadata)
+        return tokens.token_from_metadata(metadata)
+
+    def resolve(self, match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
+        """resolve_viewer, and with identity on the seat must be the caller's own."""
+        if token is None and seated and self.identity_on:
+            raise unauthenticated(
+                "MISSING_SEAT_TOKEN", f"send '{identity.SEAT_HEADER}: <seat token>'"
+            )
+        viewer = resolve_viewer(match, meta, token, seated)
+        who = identity.current()
+        if who is not None and viewer.seat is not None:
+            if meta.get(f"proof:{who.key}") != str(viewer.seat):
+                raise ServiceError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    "SEAT_NOT_YOURS",
+                    "the seat token is for a seat another person holds",
+                )
+        return viewer
 
     async def viewer(self, match_name: str, context, *, seated: bool) -> Viewer:
         """Resolve match and seat token; spectators only where allowed."""
         match = match_id_of(match_name)
-        token = tokens.token_from_metadata(context.invocation_metadata())
+        token = self.seat_token(context)
         fields = ["game", "spectators", "sv"]
         fields += [f"t:{tokens.token_hash(token)}"] if token else []
+        who = identity.current()
+        fields += [f"proof:{who.key}"] if who is not None and token else []
         values = await self.store.redis.hmget(keys.meta(match), fields)
         if values[0] is None:
             raise not_found("match", match_name)
         meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
-        viewer = resolve_viewer(match, meta, token, seated)
+        viewer = self.resolve(match, meta, token, seated)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         return viewer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import collections
 
-from parlour.gateway.edge import match_id_of, scope
+from parlour.gateway.edge import match_id_of
 from parlour.gateway.lobby import PAGE_SIZE
 from parlour.gateway.matches import MatchCalls, match_resource
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -48,9 +48,8 @@ class LobbyCalls(MatchCalls):
     async def join_or_create(self, request, context) -> gw.JoinOrCreateResponse:
         game = request.game.removeprefix("games/")
         info = await self.router.describe(game)
-        pick = (
-            keys.lobby_pick(f"{scope(context)}|{request.request_id}") if request.request_id else ""
-        )
+        rid = request.request_id
+        pick = keys.lobby_pick(f"{self.scope(context)}|{rid}") if rid else ""
         if pick and (earlier := await self.store.redis.get(pick)):
             match, _, created = earlier.decode().partition("|")
             return await self.join_listed(match, request, context, created == "1")

@@ -10,13 +10,12 @@ import uuid
 import grpc
 
 from parlour.engine import audit
-from parlour.gateway import public, tokens
+from parlour.gateway import identity, public, tokens
 from parlour.gateway.edge import (
     Edge,
     check_any,
     match_id_of,
     request_id_reused,
-    scope,
 )
 from parlour.gateway.lobby import member as lobby_member
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -29,6 +28,48 @@ from parlour.store.matchstore import MatchNotFound
 #: Largest serialized game Options accepted by CreateMatch.
 MAX_OPTIONS_BYTES = 16 * 1024
 MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
+#: Bounds of a client's join secret (JoinMatchRequest.join_secret).
+MIN_JOIN_SECRET = 16
+#: Most matches ListMyMatches returns by default.
+MY_MATCHES = 20
+
+
+def join_proof(request, who: identity.Identity | None) -> str:
+    """What re-opens the seat a join takes: the subject (identity on), else the hash of
+    the client's join secret, else nothing."""
+    if who is not None:
+        return who.key
+    secret = request.join_secret
+    if not secret:
+        return ""
+    if len(secret) < MIN_JOIN_SECRET:
+        raise invalid_argument(
+            "join_secret",
+            f"a join secret has at least {MIN_JOIN_SECRET} characters",
+            "BAD_JOIN_SECRET",
+        )
+    return "s" + hashlib.sha256(secret.encode()).hexdigest()[:32]
+
+
+def invitation_meta(request: gw.CreateMatchRequest, who: identity.Identity | None) -> dict:
+    """A private table's metadata: invite, its join code, the invited subjects (and the
+    creator) as inv:<subject key>."""
+    if not request.HasField("invitation"):
+        return {}
+    invitation = request.invitation
+    if invitation.subjects and who is None:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "IDENTITY_NOT_ENABLED",
+            "inviting subjects needs identity on the gateway",
+        )
+    meta = {"invite": "1"}
+    if invitation.join_code:
+        meta["code"] = secrets.token_urlsafe(9)
+    invited = [identity.subject_key(s) for s in invitation.subjects]
+    invited += [who.key] if who is not None else []
+    meta.update({f"inv:{key}": "1" for key in invited})
+    return meta
 
 
 def creation_fingerprint(game: str, request: gw.CreateMatchRequest) -> str:
@@ -61,7 +102,7 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
         "abandon_after": str(life.abandon_after_timeouts),
         "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "platform",
     }
-    if request.allow_spectators:
+    if request.allow_spectators and not request.HasField("invitation"):
         meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
     return meta
 
@@ -118,7 +159,8 @@ class MatchCalls(Edge):
         return await self.create_match(request, context)
 
     async def create_match(self, request, context) -> gw.CreateMatchResponse:
-        self.quotas.spend_create(scope(context))
+        self.quotas.spend_create(self.scope(context))
+        invitation = invitation_meta(request, identity.current())
         game = request.game.removeprefix("games/")
         info = await self.router.describe(game)
         if not info.min_seats <= request.seats <= info.max_seats:
@@ -130,13 +172,13 @@ class MatchCalls(Edge):
         if request.HasField("options"):
             check_any(request.options, "options", MAX_OPTIONS_BYTES, "OPTIONS_TOO_LARGE")
         match = (
-            uuid.uuid5(MATCH_NAMESPACE, f"{scope(context)}|{game}|{request.request_id}").hex
+            uuid.uuid5(MATCH_NAMESPACE, f"{self.scope(context)}|{game}|{request.request_id}").hex
             if request.request_id
             else uuid.uuid4().hex
         )
         request_context.note(match=match, game=game)
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
-        meta = creation_meta(game, request, match, seed)
+        meta = creation_meta(game, request, match, seed) | invitation
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
         )
@@ -150,7 +192,9 @@ class MatchCalls(Edge):
         meta, progress = await self.meta_and_progress(match)
         if "listed" in meta and not public.progress(progress).HasField("outcome"):
             await self.lobby.add(game, meta["listed"])
-        return gw.CreateMatchResponse(match=match_resource(match, meta, progress))
+        return gw.CreateMatchResponse(
+            match=match_resource(match, meta, progress), join_code=meta.get("code", "")
+        )
 
     @guarded
     async def JoinMatch(self, request, context):
@@ -162,9 +206,12 @@ class MatchCalls(Edge):
             raise invalid_argument(
                 "seat", "seat must be 0 or more (leave it unset for any free seat)", "NO_SUCH_SEAT"
             )
+        who = identity.current()
+        proof = join_proof(request, who)
+        await self.check_invited(match, request, proof)
         token = tokens.new_token()
         wanted = request.seat if request.HasField("seat") else -1
-        request_id = f"{scope(context)}|{request.request_id}" if request.request_id else ""
+        request_id = f"{self.scope(context)}|{request.request_id}" if request.request_id else ""
         reply = await self.store.take_seat(
             match,
             wanted,
@@ -172,10 +219,18 @@ class MatchCalls(Edge):
             request.display_name,
             hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
             hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
+            proof,
         )
         seat = reply[0]
         if seat == -4:
             raise not_found("match", request.match)
+        if seat == -7:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "ALREADY_SEATED",
+                f"you hold seat {reply[1]} here; join without a seat to re-open it",
+                metadata={"seat": str(reply[1])},
+            )
         if seat == -1:
             raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
         if seat in (-2, -3):
@@ -192,9 +247,56 @@ class MatchCalls(Edge):
                 f"this request id already took seat {reply[1]}; its token is only in that answer",
                 metadata={"seat": str(reply[1])},
             )
+        reopened = len(reply) > 1
+        if reopened:
+            self.revocations.revoke(reply[2])
+        if who is not None:
+            await self.store.note_mine(who.key, match, time.time_ns() // 1_000_000)
         return gw.JoinMatchResponse(
-            match=await self.match_resource(match), seat=seat, seat_token=token
+            match=await self.match_resource(match), seat=seat, seat_token=token, reopened=reopened
         )
+
+    async def check_invited(self, match: str, request, proof: str) -> None:
+        """A private table admits its seated (re-opening), its invited subjects and the
+        holders of its join code; NOT_FOUND for a match that is not there."""
+        fields = ["invite", "code"] + ([f"proof:{proof}", f"inv:{proof}"] if proof else [])
+        values = await self.store.redis.hmget(keys.meta(match), fields)
+        found = dict(zip(fields, values, strict=True))
+        if found["invite"] is None:
+            return
+        if proof and (found[f"proof:{proof}"] or found[f"inv:{proof}"]):
+            return
+        code = found["code"]
+        if code is not None and secrets.compare_digest(code, request.join_code.encode()):
+            return
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            "NOT_INVITED",
+            "this match is a private table: joining needs its join code or an invitation",
+        )
+
+    @guarded
+    async def ListMyMatches(self, request, context):
+        who = identity.current()
+        if who is None:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "IDENTITY_NOT_ENABLED",
+                "ListMyMatches needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
+            )
+        reply, gone = gw.ListMyMatchesResponse(), []
+        for match in await self.store.mine(who.key, request.page_size or MY_MATCHES):
+            try:
+                meta, progress = await self.store.meta_and_progress(match)
+            except MatchNotFound:
+                meta, progress = {}, None
+            seat = meta.get(f"proof:{who.key}")
+            if progress is None or seat is None:
+                gone.append(match)
+                continue
+            reply.matches.add(match=match_resource(match, meta, progress), seat=int(seat))
+        await self.store.forget_mine(who.key, *gone)
+        return reply
 
     @guarded
     async def GetMatch(self, request, context):
@@ -205,4 +307,6 @@ class MatchCalls(Edge):
         viewer = await self.viewer(request.match, context, seated=True)
         await self.store.leave_seat(viewer.match, viewer.token_hash)
         self.revocations.revoke(viewer.token_hash)
+        if (who := identity.current()) is not None:
+            await self.store.forget_mine(who.key, viewer.match)
         return gw.LeaveMatchResponse(match=await self.match_resource(viewer.match))

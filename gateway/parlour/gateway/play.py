@@ -61,7 +61,6 @@ class PlaySession:
         self.limit = limit
         self.out: asyncio.Queue = asyncio.Queue()
         self.queued = 0
-        self.reported = 0  # what PLAY_QUEUED holds of `queued` (updated once per send)
         self.room = asyncio.Event()
         self.room.set()
         self.in_flight = 0
@@ -85,8 +84,6 @@ class PlaySession:
                 for failed in (r for r in ready if isinstance(r, asyncio.Task)):
                     raise failed.exception()
                 self.taken(len(ready))
-                metrics.PLAY_QUEUED.inc(self.queued - self.reported)
-                self.reported = self.queued
                 if len(ready) == 1:
                     yield ready[0]
                 else:
@@ -94,17 +91,19 @@ class PlaySession:
         finally:
             reader.cancel()
             pump.cancel()
-            metrics.PLAY_QUEUED.dec(self.reported)
+            metrics.PLAY_QUEUED.dec(self.queued)
 
     def count(self) -> None:
         """One more message waits for the client (queued or held)."""
         self.queued += 1
+        metrics.PLAY_QUEUED.inc()
         if self.queued >= self.limit:
             self.room.clear()
 
     def taken(self, count: int) -> None:
         """`count` messages left for the client."""
         self.queued -= count
+        metrics.PLAY_QUEUED.dec(count)
         if self.queued < self.limit:
             self.room.set()
 

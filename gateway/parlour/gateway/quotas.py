@@ -1,5 +1,6 @@
-"""Per-peer quotas at the public edge: matches created per minute by one caller
-address, streams open at once on one connection. Over quota: RESOURCE_EXHAUSTED.
+"""Per-caller quotas at the public edge: matches created per minute by one caller (its
+verified subject with identity on, else its address: edge.scope), streams open at once
+on one connection. Over quota: RESOURCE_EXHAUSTED.
 
 Limits are per gateway process (configured by PARLOUR_CREATES_PER_MINUTE and
 PARLOUR_STREAMS_PER_CONNECTION; 0 turns a quota off).
@@ -23,7 +24,7 @@ def exhausted(reason: str, message: str, **metadata: str) -> ServiceError:
 
 
 class Quotas:
-    """Token buckets of match creations per caller address; open streams per connection."""
+    """Token buckets of match creations per caller (edge.scope); open streams per connection."""
 
     def __init__(self, creates_per_minute: int, streams_per_connection: int) -> None:
         self.creates_per_minute = creates_per_minute
@@ -43,7 +44,7 @@ class Quotas:
             wait = (1 - tokens) * 60 / rate
             raise exhausted(
                 "CREATE_QUOTA_EXCEEDED",
-                f"at most {rate} matches per minute from one address; retry in {wait:.1f} s",
+                f"at most {rate} matches per minute from one caller; retry in {wait:.1f} s",
                 retry_after_seconds=f"{wait:.1f}",
             )
         if len(self.buckets) >= MAX_TRACKED:

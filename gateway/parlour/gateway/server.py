@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 from grpc_health.v1 import health_pb2
 
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.discovery import Resolver
 from parlour.gateway.fanout import EventHub
+from parlour.gateway.identity import Verifier, identified
 from parlour.gateway.quotas import Quotas
 from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
@@ -25,6 +27,18 @@ SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
 
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def verifier(config: GatewayConfig) -> Verifier:
+    """The identity check the configuration asks for (a key set URL or file)."""
+    checks = {
+        "leeway": config.auth_leeway_seconds,
+        "lifespan": config.auth_keys_refresh_seconds,
+    }
+    issuer, audience = config.auth_issuer, config.auth_audience
+    if config.auth_jwks_file:
+        return Verifier.from_file(Path(config.auth_jwks_file), issuer, audience, **checks)
+    return Verifier.from_url(config.auth_jwks_url, issuer, audience, **checks)
 
 
 class Gateway:
@@ -51,11 +65,18 @@ class Gateway:
             self.revocations,
             play_queue=config.play_queue,
             quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
+            identity_on=config.identity_on,
+            trusted_proxies=config.trusted_proxies,
         )
+        served = self.service
+        if config.identity_on:
+            served = identified(
+                self.service, verifier(config), [m.name for m in DESCRIPTOR.methods]
+            )
         self.drain = Drain()
         self.drain.on_drain(self.hub.drain)
         self.server, self.port, self.health = serving.make_server(
-            lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, self.service),)),
+            lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, served),)),
             [SERVICE],
             config.address,
             config.public_tls,
@@ -127,6 +148,7 @@ async def serve(config: GatewayConfig) -> None:
             ),
             "public_tls": config.public_tls is not None,
             "mutual_tls": config.internal_tls is not None,
+            "identity": config.auth_issuer or None,
             "health_port": health_port[1] if health_port else None,
             "gateway_id": gateway.hub.gateway_id,
         },

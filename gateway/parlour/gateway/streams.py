@@ -3,8 +3,8 @@ end) and Play (one seat's actions in; its acks and events out, see play.py)."""
 
 from __future__ import annotations
 
-from parlour.gateway import public, tokens
-from parlour.gateway.edge import Viewer, match_id_of, resolve_viewer
+from parlour.gateway import public
+from parlour.gateway.edge import Viewer, match_id_of
 from parlour.gateway.fanout import Finished, Heartbeat
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
@@ -12,7 +12,7 @@ from parlour.gateway.play import PlaySession
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
-from parlour.rpc.errors import Refused, guarded, invalid_argument
+from parlour.rpc.errors import Refused, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store.matchstore import StoredEvent
 
@@ -53,7 +53,9 @@ class StreamCalls(ForwardCalls, MatchCalls):
 
     async def finished(self, match: str) -> gw.MatchFinished:
         """The last message of a finished match's streams."""
-        _, progress = await self.meta_and_progress(match)
+        progress = await self.store.stored_progress(match)
+        if progress is None:
+            raise not_found("match", f"matches/{match}")
         return gw.MatchFinished(progress=public.progress(progress))
 
     @guarded
@@ -91,8 +93,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
             raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
         match = match_id_of(first.open.match)
         meta, progress = await self.meta_and_progress(match)
-        token = tokens.token_from_metadata(context.invocation_metadata())
-        viewer = resolve_viewer(match, meta, token, seated=False)
+        viewer = self.resolve(match, meta, self.seat_token(context), seated=False)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:

@@ -61,7 +61,44 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "This request id already took a seat (metadata: seat); its token "
         "was only in that first answer.",
     ),
-    "SEAT_TOKEN_REVOKED": ("UNAUTHENTICATED", "The seat token was revoked: the seat was left."),
+    "SEAT_TOKEN_REVOKED": (
+        "UNAUTHENTICATED",
+        "The seat token was revoked: the seat was left, or re-opened with a fresh token.",
+    ),
+    # verified identity (gateway/parlour/gateway/identity.py; on with PARLOUR_AUTH_JWKS_URL)
+    "IDENTITY_MISSING": ("UNAUTHENTICATED", "The call needs 'authorization: Bearer <JWT>'."),
+    "IDENTITY_MALFORMED": (
+        "UNAUTHENTICATED",
+        "The identity token is not a JWT this gateway accepts (format, algorithm, claims).",
+    ),
+    "IDENTITY_EXPIRED": ("UNAUTHENTICATED", "The identity token has expired (exp)."),
+    "IDENTITY_NOT_YET_VALID": ("UNAUTHENTICATED", "The identity token is not valid yet (nbf)."),
+    "IDENTITY_WRONG_ISSUER": ("UNAUTHENTICATED", "The identity token's issuer is not trusted."),
+    "IDENTITY_WRONG_AUDIENCE": ("UNAUTHENTICATED", "The identity token is for another audience."),
+    "IDENTITY_BAD_SIGNATURE": ("UNAUTHENTICATED", "The identity token's signature is wrong."),
+    "IDENTITY_UNKNOWN_KEY": (
+        "UNAUTHENTICATED",
+        "The identity token names a key the provider does not publish.",
+    ),
+    "IDENTITY_KEYS_UNAVAILABLE": (
+        "UNAVAILABLE",
+        "The identity provider's keys cannot be fetched now (retry).",
+    ),
+    "IDENTITY_NOT_ENABLED": (
+        "FAILED_PRECONDITION",
+        "The call needs identity on the gateway (ListMyMatches, invited subjects).",
+    ),
+    "SEAT_NOT_YOURS": ("PERMISSION_DENIED", "The seat token is for a seat another person holds."),
+    "ALREADY_SEATED": (
+        "FAILED_PRECONDITION",
+        "The caller holds another seat of the match (metadata: seat); join without a seat "
+        "to re-open it.",
+    ),
+    "NOT_INVITED": (
+        "PERMISSION_DENIED",
+        "The match is a private table: joining needs its join code or an invitation.",
+    ),
+    "BAD_JOIN_SECRET": ("INVALID_ARGUMENT", "A join secret has at least 16 characters."),
     "SPECTATORS_NOT_ALLOWED": ("PERMISSION_DENIED", "The match does not allow spectators."),
     "HISTORY_TRIMMED": (
         "OUT_OF_RANGE",

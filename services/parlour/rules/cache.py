@@ -1,4 +1,9 @@
-"""A per-process LRU of recently used match states, trusted only at a known version."""
+"""A per-process LRU of recently used match states, trusted only at a known version.
+
+An OrderedDict rather than cachetools.LRUCache (issue 27 item 5 asked): measured here,
+cachetools' get and set took about twice as long (570 vs 280 ns, 770 vs 380 ns) for no
+fewer lines of ours, and the cache sits on every action's path.
+"""
 
 from __future__ import annotations
 

@@ -24,10 +24,19 @@ def match_of(key: str) -> str:
 def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
     t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>,
+    proof:<proof> -> seat and proofof:<seat> (the hash of the join secret 's…' or the
+    subject 'p…' that took it; store/seat.lua), invite (1: a private table), code (its
+    join code), inv:<subject key> (an invited subject),
     sv (seat version: how many tokens were revoked; absent until one is), status,
     listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
     until the end), secret_after_end."""
     return f"parlour:{{{match}}}:meta"
+
+
+def mine(subject_key: str) -> str:
+    """Sorted set: the matches a subject (identity.Identity.key) sat down in, by join time
+    (ms); ListMyMatches."""
+    return f"parlour:mine:{subject_key}"
 
 
 def requests(match: str) -> str:

@@ -267,14 +267,42 @@ class MatchStore:
         return int(version)
 
     async def take_seat(
-        self, match: str, seat: int, token_hash: str, name: str, request_id: str, fingerprint: str
-    ) -> list[int]:
-        """Take a seat (-1: lowest free); returns [seat] or a negative code (see seat.lua)."""
-        args = ["take", seat, token_hash, name, request_id, fingerprint]
-        taken = [int(x) for x in await self._seat(keys=[keys.meta(match)], args=args)]
+        self,
+        match: str,
+        seat: int,
+        token_hash: str,
+        name: str,
+        request_id: str,
+        fingerprint: str,
+        proof: str = "",
+    ) -> list:
+        """Take a seat (-1: lowest free), or re-open the one `proof` took; returns [seat],
+        [seat, 1, revoked token hash] or a negative code (see seat.lua)."""
+        args = ["take", seat, token_hash, name, request_id, fingerprint, proof, keys.REVOKED]
+        reply = await self._seat(keys=[keys.meta(match)], args=args)
+        taken = [int(x) for x in reply[:2]] + [x.decode() for x in reply[2:]]
         if taken[0] >= 0:
             await self.keep(match)
         return taken
+
+    async def note_mine(self, subject_key: str, match: str, when_ms: int) -> None:
+        """Remember a subject's match for ListMyMatches (kept as long as a finished match)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.mine(subject_key), {match: when_ms})
+        if self.retention.finished_seconds:
+            pipe.expire(keys.mine(subject_key), self.retention.finished_seconds)
+        await pipe.execute()
+
+    async def mine(self, subject_key: str, count: int) -> list[str]:
+        """The subject's matches, the newest join first."""
+        return [
+            m.decode() for m in await self.redis.zrevrange(keys.mine(subject_key), 0, count - 1)
+        ]
+
+    async def forget_mine(self, subject_key: str, *matches: str) -> None:
+        """The subject no longer sits in these matches (left, or gone)."""
+        if matches:
+            await self.redis.zrem(keys.mine(subject_key), *matches)
 
     async def leave_seat(self, match: str, token_hash: str) -> int:
         """Free the seat a token holds and announce the revocation; the seat, or -1."""

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from parlour.engine.game import IllegalAction
 from parlour.games.murdercastle import (
     actions,
-    automa,
     cards,
     castle_junction,
     characters,
@@ -21,14 +20,12 @@ from parlour.games.murdercastle import (
     effects,
     holmes,
     holmes_abilities,
-    holmes_cards,
-    play_as_holmes,
-    second_story,
 )
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.cubes import complete, needed, total
+from parlour.games.murdercastle.modes import MODES
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import selections_per_round
 from parlour.games.murdercastle.stack import (
@@ -111,7 +108,7 @@ def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
     assert frame is not None
     DECISIONS[frame.kind][1](state, frame, seat, action, out)
     settle(state, out)
-    castle_junction.check(state, out)
+    MODES.after_action(state, out)
     return out
 
 
@@ -191,14 +188,13 @@ def _won(state: pb.State, out: Out) -> bool:
     """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning); in
     Automa Holmes wins once the board holds all 5 Holmes Strikes!, in Play as Holmes the Holmes
     seat wins once the Holmes Tracker reaches 10."""
-    if play_as_holmes.holmes_wins(state):
+    holmes_won = MODES.game_over(state)
+    if holmes_won is not None:
+        winners, reason = holmes_won
         state.holmes_won = True
-        state.winner = holmes_seat(state) + 1
-        _finish(state, (holmes_seat(state),), "Holmes won: the Holmes Tracker reached 10", out)
-        return True
-    if automa.holmes_wins(state):
-        state.holmes_won = True
-        _finish(state, (), "Holmes won: the Evidence Board holds all 5 Holmes Strikes!", out)
+        if winners:
+            state.winner = winners[0] + 1
+        _finish(state, winners, reason, out)
         return True
     home = place_of(PHARMACY)
     need = needed(state)
@@ -263,14 +259,7 @@ def _drive(state: pb.State, out: Out) -> None:
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """The Automa card, or Holmes' Control Panel cube and cards on the Action Tiles; Black
     Closet draws; then the Skeleton Key passes clockwise."""
-    if automa.on(state) and not frame.bonus:
-        frame.bonus = True  # after the movement card and any rampage (Rulebook: Automa Gameplay)
-        automa.reveal(state, out)
-        return
-    if play_as_holmes.on(state) and frame.count < len(HOLMES_ROUND_END):
-        # "Once all Holmes' movement is completed": the cube, then the cards on the tiles
-        frame.count += 1
-        push(state, HOLMES_ROUND_END[frame.count - 1], holmes_seat(state))
+    if MODES.end_round(state, frame, out):
         return
     if not frame.started:
         frame.started = True
@@ -280,7 +269,7 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
         push(state, pb.FRAME_KIND_BLACK_CLOSET, frame.seats.pop(0))
         return
     pop(state)
-    second_story.refill_shelf(state, out)
+    MODES.round_over(state, out)
     state.round += 1
     state.key = clockwise(state, (state.key + 1) % state.seats)[0]
     state.selections = 0
@@ -293,9 +282,6 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
 
 
 #: Play as Holmes: the Holmes seat's decisions at the end of each round, in order.
-HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
-
-
 # -- decisions: options and appliers ---------------------------------------------------
 def _select_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return [pb.Action(select=pb.SelectTile(tile=t)) for t in sorted(state.tiles_open)]
@@ -416,14 +402,6 @@ def _closet(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
 
 
-def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [pb.Action(potion=pb.PickPotion(spot=s)) for s in second_story.spots(state)]
-
-
-def _potion(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
-    second_story.pick_potion(state, frame, action.potion.spot, out)
-
-
 def _place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
 
@@ -534,35 +512,6 @@ def _event_move(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
         pop(state)
 
 
-def _cube_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return play_as_holmes.cube_options(state)
-
-
-def _cube(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
-    pop(state)
-    play_as_holmes.place_cube(state, action.panel.slot, out)
-
-
-def _assign_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return play_as_holmes.assign_options(state)
-
-
-def _assign(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
-    if action.WhichOneof("kind") == "pass":
-        out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
-        pop(state)
-    else:
-        play_as_holmes.assign(state, action.assign.card, action.assign.tile, out)
-
-
-def _walk_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return holmes_cards.walk_options(state, frame)
-
-
-def _walk(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
-    holmes_cards.walk(state, frame, action, out)
-
-
 DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_SELECT_TILE: (_select_options, _select),
     pb.FRAME_KIND_ACT: (_act_options, _act),
@@ -583,10 +532,7 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_HIDE: (_hide_options, _hide),
     pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
     pb.FRAME_KIND_BLACK_CLOSET: (_closet_options, _closet),
-    pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion),
-    pb.FRAME_KIND_PANEL_CUBE: (_cube_options, _cube),
-    pb.FRAME_KIND_ASSIGN_CARDS: (_assign_options, _assign),
-    pb.FRAME_KIND_HOLMES_WALK: (_walk_options, _walk),
+    **MODES.decisions(),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,
@@ -595,9 +541,5 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_EFFECT: _step_effect,
     pb.FRAME_KIND_FALL: effects.step_fall,
     pb.FRAME_KIND_END_ROUND: _end_round,
-    pb.FRAME_KIND_AUTOMA: automa.step,
-    pb.FRAME_KIND_HOLMES_CARD: holmes_cards.step,
+    **MODES.automatic(),
 }
-DECISIONS.update(castle_junction.DECISIONS)
-DECISIONS.update(holmes_abilities.DECISIONS)
-AUTOMATIC.update(holmes_abilities.AUTOMATIC)

@@ -8,7 +8,6 @@ from parlour.engine.game import Decision, Emitted, Game, Outcome, Variant
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import (
     automa,
-    castle_junction,
     flow,
     play_as_holmes,
     reference,
@@ -17,6 +16,7 @@ from parlour.games.murdercastle import (
 )
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, total
+from parlour.games.murdercastle.modes import MODES
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -65,11 +65,7 @@ class MurderCastle(Game):
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
         """Automa takes 1 seat, Play as Holmes 4 to 7, every other mode 2 to 7."""
-        if options.automa:
-            return (1, 1)
-        if play_as_holmes.playing(options):
-            return play_as_holmes.seat_range()
-        return (MIN_SEATS, MAX_SEATS)
+        return MODES.seat_range(options, (MIN_SEATS, MAX_SEATS))
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:
         state = new_state(options, seats, seed)
@@ -131,14 +127,7 @@ class MurderCastle(Game):
         assert len(set(events)) == len(events), "an Event Card twice"
         movement = sorted([*state.holmes_deck, *state.holmes_discard])
         assert movement == second_story.movement(state.options), "Holmes' Movement cards lost"
-        second_story.check(state)
-        if automa.on(state):
-            automa.check(state)
-        elif play_as_holmes.on(state):
-            play_as_holmes.check(state)
-        else:
-            automa.check_unused(state)
-        castle_junction.check_conserved(state)
+        MODES.check(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)

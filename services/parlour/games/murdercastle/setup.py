@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import (
-    automa,
-    castle_junction,
-    holmes_abilities,
-    play_as_holmes,
-    second_story,
-)
+from parlour.games.murdercastle import automa, play_as_holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import action_tiles, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
+from parlour.games.murdercastle.modes import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 MIN_SEATS = 2
@@ -110,16 +105,8 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
         rng.shuffle(state.event_deck)
         state.holmes_deck.extend(second_story.movement(options))
         rng.shuffle(state.holmes_deck)
-    if second_story.playing(options):
-        second_story.new_shelf(state)
-    if options.automa:
-        automa.setup(state)
     state.holmes = place_of(HOLMES_START)
     state.key = options.first_seat
-    if play_as_holmes.playing(options):
-        play_as_holmes.setup(state)
-        state.key = play_as_holmes.first_key(state)
-        castle_junction.setup(state)
-        holmes_abilities.setup(state, options.play_as_holmes.seat)
+    MODES.setup(state)
     state.tiles_open.extend(action_tiles(players))
     return state

@@ -1,64 +1,57 @@
-"""The words: labels, event text, the table (Rulebook's names for rooms, cards, cubes)."""
+"""The words: action labels from the seat's View, past-tense event text, and the table
+(`describe_view`) in the rulebook's names (see names.py)."""
 
 from __future__ import annotations
 
-from parlour.games.murdercastle import automa, castle_junction, holmes_abilities, play_as_holmes
-from parlour.games.murdercastle.board import place_name
+from collections import Counter
+from collections.abc import Sequence
+
+from parlour.engine.text import item, seat, section, table
+from parlour.engine.v1.table_pb2 import TableText
+from parlour.games.murdercastle import automa, holmes_abilities, play_as_holmes
+from parlour.games.murdercastle.castle_junction import DISCARD, KEEP
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.cubes import colour_name
+from parlour.games.murdercastle.cubes import COLOURS
+from parlour.games.murdercastle.names import (
+    LEVEL_NAMES,
+    POTION_NAMES,
+    SIDE_NAMES,
+    SPOT_NAMES,
+    ability_name,
+    action_tile_name,
+    automa_name,
+    card_name,
+    card_text,
+    character_ability,
+    character_name,
+    cubes,
+    evidence,
+    junction_name,
+    movement_name,
+    objective_name,
+    ordinal,
+    room,
+    slot_name,
+    tile_name,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-
-def tile_name(tile: int) -> str:
-    """A room tile's (or Brick Wall's) name."""
-    room = catalogue().rooms.get(tile)
-    return room.name if room else "a Brick Wall"
-
-
-def card_name(card: int) -> str:
-    """An Event Card's name."""
-    return catalogue().event(card).name if card else "a card"
+#: Actions on one of several identical components (two copies of an Event Card, two Brick
+#: Walls): labelled "the first", "the second" in the order offered.
+COPIES = ("play", "discard", "give", "pick", "junction")
+FLOORS = {-1: "the basement", 0: "the main floor", 1: "the 2nd Story"}
 
 
-def movement_name(card: int) -> str:
-    """A Holmes' Movement card as text."""
-    move = catalogue().movement[card]
-    if move.special:
-        return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
-    return " / ".join(tile_name(r) for r in move.rooms)
-
-
-def objective_name(objective: int) -> str:
-    """A Castle Junction objective's text."""
-    return castle_junction.TEXTS.get(objective, "none")
-
-
-def automa_name(card: int) -> str:
-    """An Automa card's name."""
-    return automa.data().cards[card].name
-
-
-def slot_name(slot: int) -> str:
-    """A Control Panel placeholder's printed name ("1a" …)."""
-    return play_as_holmes.panel().names[slot - 1]
-
-
-def action_tile_name(tile: int) -> str:
-    """An Action Tile's name."""
-    for raw in catalogue().rules["action_tiles"]:
-        if raw["tile"] == tile:
-            return raw["name"]
-    return "no tile"
-
-
-SIDE_NAMES = ("north", "east", "south", "west")
-POTION_NAMES = {pb.POTION_TONIC: "a Tonic", pb.POTION_H2O: "H2O",
-                pb.POTION_SNAKE_OIL: "Snake Oil", pb.POTION_POISON: "Poison"}
-SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
+def unlocks(slot: int) -> str:
+    """The Holmes' Action Card a placeholder belongs to."""
+    for card, slots in play_as_holmes.panel().needs.items():
+        if slot in slots:
+            return automa_name(card)
+    return "nothing"
 
 
 def describe_action(action: pb.Action) -> str:
-    """One line for an action."""
+    """One line for an action, out of context."""
     kind = action.WhichOneof("kind")
     if kind is None:
         return "does nothing"
@@ -67,157 +60,344 @@ def describe_action(action: pb.Action) -> str:
         "select": lambda: f"selects {action_tile_name(body.tile)}",
         "pass": lambda: "passes",
         "explore": lambda: f"explores through the {SIDE_NAMES[body.side]} doorway",
-        "rotate": lambda: f"turns the new room {body.rotation * 90}°",
-        "cube": lambda: f"chooses a {colour_name(body.colour)} cube",
-        "collect": lambda: (f"collects a {colour_name(body.colour)} cube" if body.colour
+        "rotate": lambda: f"turns the new room {body.rotation * 90}°"
+                          + (f" {LEVEL_NAMES[body.level]}" if body.level else ""),
+        "cube": lambda: f"chooses {evidence(body.colour)}",
+        "collect": lambda: (f"collects {evidence(body.colour)}" if body.colour
                             else "searches the Blind Room"),
-        "move": lambda: f"moves to {place_name(body.place)}",
+        "move": lambda: f"moves to {room(body.place)}",
         "draw": lambda: "draws an Event Card",
-        "reveal": lambda: "reveals a Holmes' Movement card",
-        "place": lambda: f"chooses {place_name(body.place)}",
-        "target": lambda: f"chooses seat {body.seat}",
+        "reveal": lambda: "reveals a Holmes' Movement Card",
+        "place": lambda: f"chooses {room(body.place)}",
+        "target": lambda: f"chooses {seat(body.seat)}",
         "play": lambda: f"plays {card_name(body.card)}",
         "discard": lambda: f"discards {card_name(body.card)}",
-        "hide": lambda: "hides",
+        "hide": lambda: f"hides {SPOT_NAMES.get(body.spot, 'somewhere')}",
         "ability": lambda: "uses their character ability",
         "pick": lambda: f"picks {tile_name(body.tile)}",
         "turn_wheel": lambda: "advances the Ferris Wheel",
         "give": lambda: f"gives {card_name(body.card)}",
-        "potion": lambda: f"turns over the potion in spot {body.spot + 1}",
-        "panel": lambda: f"puts a cube on placeholder {slot_name(body.slot)}",
+        "potion": lambda: f"turns over the {ordinal(body.spot + 1)} potion on the shelf",
+        "panel": lambda: f"places Holmes' cube in {slot_name(body.slot)} ({unlocks(body.slot)})",
         "assign": lambda: (f"puts {automa_name(body.card)} face down on "
                            f"{action_tile_name(body.tile)}"),
-        "junction": lambda: f"plays Castle Junction Card {body.card}",
-        "propose": lambda: f"proposes discarding Castle Junction objective {body.slot + 1}",
-        "vote": lambda: "votes",
-        "choose_ability": lambda: "chooses a Holmes' Ability Card",
+        "junction": lambda: f"plays the Castle Junction Card {junction_name(body.card)}",
+        "propose": lambda: "proposes discarding a Castle Junction objective",
+        "vote": lambda: "votes to discard" if body.discard else "votes to keep",
+        "choose_ability": lambda: f"keeps {ability_name(body.ability)}",
         "holmes_ability": lambda: "plays Holmes' Ability Card",
-        "junction_target": lambda: (f"removes the cube on placeholder {body.slot}" if body.slot
-                                    else f"clears {action_tile_name(body.tile)}"),
+        "junction_target": lambda: (f"removes Holmes' cube from {slot_name(body.slot)}"
+                                    if body.slot else
+                                    f"takes the Holmes' Action Card off "
+                                    f"{action_tile_name(body.tile)}"),
     }[kind]
     return text()
 
 
+def label_actions(view: pb.View, me: int, actions: Sequence[pb.Action]) -> list[str]:
+    """Each legal action's label, from the seat's View alone, no two the same."""
+    labels = [_label(view, me, a) for a in actions]
+    if any(a.WhichOneof("kind") == "rotate" and a.rotate.level for a in actions):
+        labels = [f"{lab} {LEVEL_NAMES[a.rotate.level]}" if a.WhichOneof("kind") == "rotate"
+                  and not a.rotate.level else lab for lab, a in zip(labels, actions, strict=True)]
+    counts, seen = Counter(labels), Counter()
+    out = []
+    for label, action in zip(labels, actions, strict=True):
+        if counts[label] > 1 and action.WhichOneof("kind") in COPIES:
+            seen[label] += 1
+            label = f"{label} (the {ordinal(seen[label])})"
+        out.append(label)
+    return out
+
+
+def _label(view: pb.View, me: int, action: pb.Action) -> str:
+    kind = action.WhichOneof("kind")
+    body = getattr(action, kind) if kind else None
+    if kind == "propose":
+        return (f"proposes discarding the {ordinal(body.slot + 1)} objective, "
+                f"“{_objective(view, body.slot)}”")
+    if kind == "vote":
+        top = view.frames[-1] if view.frames else None
+        what = _objective(view, top.target) if top is not None else "the objective"
+        return f"votes to {'discard' if body.discard else 'keep'} “{what}”"
+    if kind == "holmes_ability" and view.junction.ability:
+        return f"plays {ability_name(view.junction.ability)}"
+    return describe_action(action)
+
+
+def _objective(view: pb.View, slot: int) -> str:
+    face_up = view.junction.open
+    return objective_name(face_up[slot]) if slot < len(face_up) else "an objective"
+
+
+# -- events -------------------------------------------------------------------------------
 def describe_event(event: pb.Event) -> str:
-    """One line for an event."""
+    """One past-tense line for an event, seats as {seat:N}."""
     kind = event.WhichOneof("kind")
     e = getattr(event, kind) if kind else None
-    if kind == "selected":
-        return f"seat {e.seat} selected {action_tile_name(e.tile)}"
-    if kind == "passed":
-        return f"seat {e.seat} passed"
-    if kind == "revealed":
-        return f"seat {e.seat} revealed {tile_name(e.tile)}"
-    if kind == "room":
-        return f"seat {e.seat} placed {tile_name(e.tile.tile)} at ({e.tile.x}, {e.tile.y})"
-    if kind == "cube":
-        return f"a {colour_name(e.colour)} cube went from the {e.source} into {place_name(e.place)}"
-    if kind == "collected":
-        if not e.colour:
-            return f"seat {e.seat} searched {place_name(e.place)}"
-        return f"seat {e.seat} collected a {colour_name(e.colour)} cube"
-    if kind == "moved":
-        return f"seat {e.seat} moved ({e.how}) to {place_name(e.to_place)}"
-    if kind == "wheel":
-        return f"the Ferris Wheel turned to gondola {e.unloading}"
-    if kind == "drawn":
-        return f"seat {e.seat} drew {card_name(e.card)}"
-    if kind == "played":
-        how = "mimicked" if e.mimic else "played"
-        return f"seat {e.seat} {how} {card_name(e.card)}"
-    if kind == "discarded":
-        return f"seat {e.seat} discarded {card_name(e.card)}"
-    if kind == "cancelled":
-        return f"seat {e.seat} cancelled {card_name(e.card) if e.card else 'a Trapdoor'}"
-    if kind == "holmes_card":
-        return f"seat {e.seat} revealed Holmes' card: {movement_name(e.card)}"
-    if kind == "holmes_moved":
-        return f"Holmes moved to {place_name(e.to_place)}"
-    if kind == "reshuffled":
-        return f"the Holmes' Movement deck was reshuffled ({e.size} cards)"
-    if kind == "struck":
-        return f"Holmes Strikes! seat {e.seat} (strike {e.strikes}, drops {e.drop})"
-    if kind == "spared":
-        return f"seat {e.seat} avoided Holmes ({e.reason})"
-    if kind == "hiding":
-        return f"Holmes looked {SPOT_NAMES.get(e.holmes, '?')}"
-    if kind == "hid":
-        return f"seat {e.seat} hid {SPOT_NAMES.get(e.spot, 'somewhere')}"
-    if kind == "flipped":
-        return "Explore the Castle flipped to Explore the Room"
-    if kind == "trapdoor":
-        verb = "placed" if e.placed else "removed"
-        return f"a Trapdoor in {place_name(e.trapdoor.room)} was {verb}"
-    if kind == "pathway":
-        return (f"a Hidden Bookcase Pathway joins {place_name(e.pathway.a)} and "
-                f"{place_name(e.pathway.b)}")
-    if kind == "brick_wall":
-        return f"seat {e.seat} {'built' if e.built else 'destroyed'} a Brick Wall"
-    if kind == "ability":
-        return f"seat {e.seat} used their character ability"
-    if kind == "traded":
-        return f"seat {e.from_seat} gave {e.count} Event Card(s) to seat {e.to_seat}"
-    if kind == "top_hats":
-        return f"seat {e.seat} placed the Top Hats (seat {e.target} gets -1)"
-    if kind == "peeked":
-        return f"seat {e.seat} peeked at the room tiles"
-    if kind == "round_ended":
-        return f"round {e.round} ended; seat {e.key} takes the Skeleton Key"
-    if kind == "potion":
-        return f"seat {e.seat} drew {POTION_NAMES.get(e.potion, 'a potion')} from the shelf"
-    if kind == "shelf":
-        return "the potions went back face down on the Laboratory Shelf"
-    if kind == "gondola":
-        return f"gondola {e.gondola} was refilled"
-    if kind == "automa":
-        return f"Holmes revealed {automa_name(e.card)}"
-    if kind == "destruction":
-        colours = ", ".join(colour_name(c) for c in automa.data().destruction[e.card])
-        return f"Holmes revealed an Evidence Destruction card: {colours}"
-    if kind == "destroyed":
-        return f"Holmes destroyed a {colour_name(e.colour)} cube in {place_name(e.place)}"
-    if kind == "planted":
-        return f"Holmes planted {e.count} Fake Evidence cubes in the Evidence Bag"
-    if kind == "sealed":
-        return "Holmes sealed every Hidden Bookcase Pathway"
-    if kind == "locked":
-        return f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {place_name(e.place)}"
-    if kind == "tracker":
-        return f"the Holmes Tracker moved to {e.tracker} ({e.reason}, seat {e.seat})"
-    if kind == "panel":
-        unlocked = f", unlocking {automa_name(e.unlocked)}" if e.unlocked else ""
-        return f"Holmes put a cube on placeholder {slot_name(e.slot)}{unlocked}"
-    if kind == "assigned":
-        what = automa_name(e.card) if e.card else "a Holmes' Action Card"
-        return f"Holmes put {what} face down on {action_tile_name(e.tile)}"
-    if kind == "tile_card":
-        return f"Holmes turned over {automa_name(e.card)} on {action_tile_name(e.tile)}"
-    if kind == "returned":
-        return f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})"
-    if kind == "ended":
-        return f"game over: winners {list(e.winners)} ({e.reason})"
+    simple = _SIMPLE.get(kind)
+    if simple is not None:
+        return simple(e)
     return _describe_junction(kind, e)
+
+
+def _moved(e) -> str:
+    how = {"follow": " following Holmes", "fall": " through a Trapdoor"}.get(e.how, "")
+    return f"{seat(e.seat)} moved{how} to {room(e.to_place)}"
+
+
+def _ended(e) -> str:
+    if not e.winners:
+        return f"the game ended: Holmes won ({e.reason})"
+    names = " and ".join(seat(w) for w in e.winners)
+    return f"the game ended: {names} won ({e.reason})"
+
+
+_SIMPLE = {
+    "selected": lambda e: f"{seat(e.seat)} selected {action_tile_name(e.tile)}",
+    "passed": lambda e: f"{seat(e.seat)} passed",
+    "revealed": lambda e: f"{seat(e.seat)} revealed {tile_name(e.tile)}",
+    "room": lambda e: f"{seat(e.seat)} placed {tile_name(e.tile.tile)} in the castle",
+    "cube": lambda e: f"{evidence(e.colour)} went from the {e.source} into {room(e.place)}",
+    "collected": lambda e: (f"{seat(e.seat)} collected {evidence(e.colour)}" if e.colour
+                            else f"{seat(e.seat)} searched {room(e.place)}"),
+    "moved": _moved,
+    "wheel": lambda e: "the Ferris Wheel turned one gondola",
+    "drawn": lambda e: (f"{seat(e.seat)} drew {card_name(e.card)}" if e.card
+                        else f"{seat(e.seat)} drew an Event Card"),
+    "played": lambda e: f"{seat(e.seat)} {'mimicked' if e.mimic else 'played'} "
+                        f"{card_name(e.card)}",
+    "discarded": lambda e: f"{seat(e.seat)} discarded {card_name(e.card)}",
+    "cancelled": lambda e: f"{seat(e.seat)} cancelled "
+                           f"{card_name(e.card) if e.card else 'a Trapdoor'}",
+    "holmes_card": lambda e: f"{seat(e.seat)} revealed the Holmes' Movement Card: "
+                             f"{movement_name(e.card)}",
+    "holmes_moved": lambda e: f"Holmes moved to {room(e.to_place)}",
+    "reshuffled": lambda e: f"the Holmes' Movement Cards were reshuffled ({e.size} cards)",
+    "struck": lambda e: (f"Holmes Strikes! {seat(e.seat)} (strike {e.strikes}, "
+                         f"{e.drop} evidence to drop)"),
+    "spared": lambda e: f"{seat(e.seat)} avoided Holmes ({e.reason})",
+    "hiding": lambda e: f"Holmes looked {SPOT_NAMES.get(e.holmes, 'somewhere')}",
+    "hid": lambda e: f"{seat(e.seat)} hid {SPOT_NAMES.get(e.spot, 'somewhere')}",
+    "flipped": lambda e: "Explore the Castle was flipped to Explore the Room",
+    "trapdoor": lambda e: (f"a Trapdoor was {'placed' if e.placed else 'removed'} in "
+                           f"{room(e.trapdoor.room)}"),
+    "pathway": lambda e: (f"a Hidden Bookcase Pathway joined {room(e.pathway.a)} and "
+                          f"{room(e.pathway.b)}"),
+    "brick_wall": lambda e: f"{seat(e.seat)} {'built' if e.built else 'destroyed'} a Brick Wall",
+    "ability": lambda e: f"{seat(e.seat)} used their character ability",
+    "traded": lambda e: f"{seat(e.from_seat)} gave {e.count} Event Card(s) to {seat(e.to_seat)}",
+    "top_hats": lambda e: f"{seat(e.seat)} placed the Top Hats ({seat(e.target)} drops 1 more)",
+    "peeked": lambda e: f"{seat(e.seat)} peeked at the room tiles",
+    "round_ended": lambda e: f"round {e.round} ended; {seat(e.key)} took the Skeleton Key",
+    "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
+                        "from the Laboratory Shelf",
+    "shelf": lambda e: "the potions went back face down on the Laboratory Shelf",
+    "gondola": lambda e: "an empty gondola of the Ferris Wheel was refilled",
+    "automa": lambda e: f"Holmes revealed the Holmes' Action Card {automa_name(e.card)}",
+    "destruction": lambda e: "Holmes revealed an Evidence Destruction Card: " + ", ".join(
+        evidence(c) for c in automa.data().destruction[e.card]),
+    "destroyed": lambda e: f"Holmes destroyed {evidence(e.colour)} in {room(e.place)}",
+    "planted": lambda e: f"Holmes planted {e.count} Fake Evidence in the Evidence Bag",
+    "sealed": lambda e: "Holmes sealed every Hidden Bookcase Pathway",
+    "locked": lambda e: f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {room(e.place)}",
+    "tracker": lambda e: f"the Holmes Tracker moved to {e.tracker} ({e.reason}, {seat(e.seat)})",
+    "panel": lambda e: f"Holmes placed a cube in {slot_name(e.slot)}" + (
+        f", unlocking {automa_name(e.unlocked)}" if e.unlocked else ""),
+    "assigned": lambda e: (f"Holmes put {automa_name(e.card) if e.card else 'a Holmes Action Card'}"
+                           f" face down on {action_tile_name(e.tile)}"),
+    "tile_card": lambda e: f"Holmes turned over {automa_name(e.card)} on "
+                           f"{action_tile_name(e.tile)}",
+    "returned": lambda e: f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})",
+    "ended": _ended,
+}
 
 
 def _describe_junction(kind: str | None, e) -> str:
     """One line for a Castle Junction or Holmes' Ability Card event."""
     if kind == "junction_completed":
-        return f"seat {e.seat} keeps Castle Junction Card {e.card} (objective completed)"
+        return (f"{seat(e.seat)} kept the Castle Junction Card {junction_name(e.card)} "
+                "(objective completed)")
     if kind == "junction_dealt":
         return f"a Castle Junction objective was turned face up: {objective_name(e.objective)}"
     if kind == "junction_played":
-        return f"seat {e.seat} played Castle Junction Card {e.card}"
+        return f"{seat(e.seat)} played the Castle Junction Card {junction_name(e.card)}"
     if kind == "proposed":
-        return f"seat {e.seat} proposed discarding Castle Junction objective {e.slot + 1}"
+        return (f"{seat(e.seat)} proposed discarding the {ordinal(e.slot + 1)} Castle Junction "
+                "objective")
     if kind == "voted":
-        return f"seat {e.seat} voted"
+        verdict = {DISCARD: " to discard", KEEP: " to keep"}.get(e.vote, "")
+        return f"{seat(e.seat)} voted{verdict}"
     if kind == "counted":
         verdict = "discarded" if e.discarded else "kept"
-        return f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective is {verdict}"
+        return f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective was {verdict}"
     if kind == "ability_chosen":
-        return "Holmes chose his Ability Card"
+        return ("Holmes kept " + ability_name(e.ability)) if e.ability else \
+            "Holmes chose his Ability Card"
     if kind == "holmes_ability":
-        return f"Holmes played {holmes_abilities.abilities()[e.ability].name}"
+        return f"Holmes played {ability_name(e.ability)}"
     if kind == "junction_removed":
         return f"a Castle Junction Card removed {'a cube' if e.slot else 'a card'} from Holmes"
     return "nothing happened"
+
+
+# -- the table ----------------------------------------------------------------------------
+def describe_view(view: pb.View, me: int | None) -> TableText:
+    """The View as the table: the round, your hand, the players' Evidence Boards, the castle
+    floor by floor, the Ferris Wheel, Holmes and his decks, the Control Panel and the Castle
+    Junction Cards."""
+    return table(
+        section("The game", _game_lines(view)),
+        section("Your hand", [item(card_name(c), card_text(c)) for c in view.hand]),
+        section("Players", _players(view)),
+        *(section(f"The castle: {FLOORS[level]}", _rooms(view, level)) for level in (-1, 0, 1)),
+        section("The Ferris Wheel", _wheel(view)),
+        section("Holmes", _holmes(view)),
+        section("Holmes' Control Panel", _panel(view, me)),
+        section("Castle Junction Cards", _junction(view)),
+    )
+
+
+def _game_lines(view: pb.View) -> list:
+    options = view.options
+    mode = "the standard game"
+    if options.automa:
+        mode = f"Automa ({automa.LEVELS[options.automa].capitalize()})"
+    elif options.HasField("play_as_holmes"):
+        mode = f"Play as Holmes ({seat(options.play_as_holmes.seat)} plays Holmes)"
+    extras = [n for n, on in (("Extended Version", options.extended),
+                              ("The 2nd Story", options.second_story)) if on]
+    lines = [f"Playing {mode}" + "".join(f", {x}" for x in extras),
+             f"Round {view.round + 1}; {seat(view.key)} holds the Skeleton Key",
+             f"Evidence needed: {view.needed} of each type"]
+    if view.current:
+        lines.append(f"{seat(view.selector)} selected {action_tile_name(view.current)}")
+    if view.tiles_open:
+        lines.append("Action Tiles still open: " + ", ".join(
+            action_tile_name(t) for t in view.tiles_open))
+    lines.append(f"Room tiles left: {view.room_pile_size}; Event Cards in the deck: "
+                 f"{view.event_deck_size}")
+    if view.event_discard:
+        lines.append(f"Last Event Card discarded: {card_name(view.event_discard[-1])}")
+    if view.finished:
+        lines.append("The game is over" + (": Holmes won" if view.holmes_won else ""))
+    return lines
+
+
+def _players(view: pb.View) -> list:
+    holmes = view.options.play_as_holmes.seat if view.options.HasField("play_as_holmes") else -1
+    found = []
+    for n, p in enumerate(view.players):
+        if n == holmes:
+            found.append(f"{seat(n)} plays Holmes")
+            continue
+        parts = [f"{seat(n)}: {character_name(p.character)} in {room(p.place)}",
+                 "Evidence Board " + ", ".join(
+                     f"{evidence(c)} {n}/{view.needed}"
+                     for c, n in zip(COLOURS, p.board.counts, strict=False)),
+                 f"Holmes Strikes! {p.strikes}", f"Event Cards kept: {p.keep_count}"]
+        if p.ability_used:
+            parts.append("ability used")
+        if p.partnered:
+            parts.append("partnered with Holmes")
+        if p.holds_brick_wall:
+            parts.append("holds a Brick Wall")
+        if p.tonic or p.poison:
+            parts.append("drank " + " and ".join(
+                x for x, on in (("a Tonic", p.tonic), ("Poison", p.poison)) if on))
+        found.append(item("; ".join(parts), character_ability(p.character)))
+    return found
+
+
+def _rooms(view: pb.View, level: int) -> list:
+    here: dict[int, list[str]] = {}
+    for n, p in enumerate(view.players):
+        if p.place and not (view.options.HasField("play_as_holmes")
+                            and n == view.options.play_as_holmes.seat):
+            here.setdefault(p.place, []).append(seat(n))
+    here.setdefault(view.holmes, []).insert(0, "Holmes")
+    found = []
+    for placed in view.tiles:
+        if placed.level != level or placed.tile not in catalogue().rooms:
+            continue
+        for half, safe in enumerate(placed.safes):
+            place = placed.tile * 2 + half
+            parts = [room(place), f"safe: {cubes(safe, 'empty')}"]
+            if here.get(place):
+                parts.append("here: " + ", ".join(here[place]))
+            if placed.padlocked:
+                parts.append("padlocked " + ", ".join(SIDE_NAMES[s] for s in placed.padlocked))
+            parts += [f"{'Deathtrap' if t.deathtrap else 'Trapdoor'} to {room(t.landing)}"
+                      for t in view.trapdoors if t.room == place]
+            parts += [f"Hidden Bookcase Pathway to {room(w.b if w.a == place else w.a)}"
+                      for w in view.pathways if place in (w.a, w.b)]
+            found.append("; ".join(parts))
+    return found
+
+
+def _wheel(view: pb.View) -> list:
+    return [f"Gondola {i + 1}{' (at the unloading zone)' if i == view.unloading else ''}: "
+            f"{cubes(g, 'empty')}" for i, g in enumerate(view.gondolas)]
+
+
+def _holmes(view: pb.View) -> list:
+    lines = [f"Holmes is in {room(view.holmes)}",
+             f"Holmes' Movement Cards: {view.holmes_deck_size} in the deck"]
+    if view.holmes_discard:
+        lines.append(f"Last Holmes' Movement Card: {movement_name(view.holmes_discard[-1])}")
+    if view.automa_deck_size or view.automa_discard:
+        lines.append(f"Holmes' Action Cards: {view.automa_deck_size} in the deck")
+        if view.automa_discard:
+            lines.append(f"Last Holmes' Action Card: {automa_name(view.automa_discard[-1])}")
+    if view.destruction_deck_size or view.destruction_discard:
+        lines.append(f"Evidence Destruction Cards: {view.destruction_deck_size} in the deck")
+    if view.fake_supply:
+        lines.append(f"Fake Evidence Bag: {view.fake_supply} cubes")
+    lines.append(f"Evidence Bag: {cubes(view.bag, 'empty')}")
+    if view.shelf_face_down:
+        lines.append(f"Laboratory Shelf: {sum(view.shelf_face_down)} potions face down")
+    return lines
+
+
+def _panel(view: pb.View, me: int | None) -> list:
+    if not view.options.HasField("play_as_holmes"):
+        return []
+    lines = [f"Holmes Tracker: {view.holmes_tracker} of "
+             f"{play_as_holmes.panel().raw['tracker_to_win']}"]
+    lines.append("Cubes in " + (", ".join(slot_name(s) for s in sorted(view.panel)) or "no "
+                                "placeholder"))
+    lines += [f"Unlocked: {automa_name(c)}" for c in view.unlocked]
+    for placed in view.tile_cards:
+        what = automa_name(placed.card) if placed.card else "a Holmes' Action Card"
+        lines.append(f"{what} face down on {action_tile_name(placed.tile)}")
+    if view.after_card:
+        lines.append(f"{automa_name(view.after_card)} on the Holmes' Movement Cards")
+    if view.junction.ability:
+        ability = holmes_abilities.abilities()[view.junction.ability]
+        lines.append(item(f"Holmes' Ability Card: {ability.name}"
+                          + (" (played)" if view.junction.ability_used else ""), ability.text))
+    elif view.junction.ability_used:
+        lines.append("Holmes' Ability Card: played")
+    return lines
+
+
+def _junction(view: pb.View) -> list:
+    junction = view.junction
+    if not view.options.HasField("play_as_holmes"):
+        return []
+    lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
+    if junction.next:
+        lines.append(f"Coming up: {objective_name(junction.next)}")
+    lines += [f"{seat(k.seat)} keeps {junction_name(k.card)}" for k in junction.kept]
+    if junction.voted:
+        lines.append("Voted so far: " + ", ".join(seat(s) for s in junction.voted))
+    if junction.my_vote:
+        lines.append(f"Your vote: {'discard' if junction.my_vote == DISCARD else 'keep'}")
+    if junction.last_yes or junction.last_no:
+        lines.append("Last vote: discard " + (", ".join(seat(s) for s in junction.last_yes)
+                                              or "nobody") + "; keep "
+                     + (", ".join(seat(s) for s in junction.last_no) or "nobody"))
+    if junction.proposed:
+        lines.append("Refused proposers this round: "
+                     + ", ".join(seat(s) for s in junction.proposed))
+    return lines

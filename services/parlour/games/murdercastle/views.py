@@ -5,9 +5,9 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
-from parlour.games.murdercastle import castle_junction, holmes_abilities, play_as_holmes
+from parlour.games.murdercastle import play_as_holmes
 from parlour.games.murdercastle.cubes import needed
-from parlour.games.murdercastle.stack import holmes_seat
+from parlour.games.murdercastle.modes import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 
@@ -71,11 +71,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         shown.places.MergeFrom(frame.places)
     if _peeking(state, seat):
         out.peeked.extend(state.room_pile)
-    play_as_holmes.view_into(state, seat, out)
-    if castle_junction.on(state):
-        out.junction.CopyFrom(castle_junction.view(state, seat))
-        out.junction.ability = holmes_abilities.seen(state, seat, holmes_seat(state))
-        out.junction.ability_used = state.junction.ability_used
+    MODES.view(state, seat, out)
     return out
 
 
@@ -108,7 +104,5 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         other.players[s].keep[:] = take_top(pool, len(state.players[s].keep))
         if other.players[s].hiding:
             other.players[s].hiding = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
-    if castle_junction.on(state):
-        castle_junction.resample(other, seat, rng)
-        holmes_abilities.resample(other, seat, holmes_seat(state), rng)
+    MODES.resample(other, seat, rng)
     return other

@@ -1,0 +1,127 @@
+"""The rulebook's names for the components: rooms, cards, evidence, tiles, placeholders."""
+
+from __future__ import annotations
+
+from parlour.games.murdercastle import automa, castle_junction, holmes_abilities, play_as_holmes
+from parlour.games.murdercastle.board import place_name
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.cubes import COLOURS, FAKE
+from parlour.games.murdercastle.v1 import junction_pb2 as jpb
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+SIDE_NAMES = ("north", "east", "south", "west")
+POTION_NAMES = {pb.POTION_TONIC: "a Tonic", pb.POTION_H2O: "H2O",
+                pb.POTION_SNAKE_OIL: "Snake Oil", pb.POTION_POISON: "Poison"}
+SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
+LEVEL_NAMES = {-1: "in the basement", 0: "on the main floor", 1: "on the 2nd Story"}
+#: The Castle Junction actions, shortened from their printed text.
+REWARD_NAMES = {
+    jpb.JUNCTION_REWARD_BLOCK_HOLMES: "Block Holmes",
+    jpb.JUNCTION_REWARD_REMOVE_CUBE: "Remove a Holmes' cube",
+    jpb.JUNCTION_REWARD_NO_MOVEMENT: "No Holmes' Movement Cards this round",
+    jpb.JUNCTION_REWARD_REMOVE_CARD: "Remove a Holmes' Action Card from the Action Tiles",
+    jpb.JUNCTION_REWARD_BOX_CARD: "Permanently remove a Holmes' Action Card",
+}
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def tile_name(tile: int) -> str:
+    """A room tile's (or Brick Wall's) name."""
+    room = catalogue().rooms.get(tile)
+    return room.name if room else "a Brick Wall"
+
+
+def room(place: int) -> str:
+    """A place's room name ("The Maze (north-west)")."""
+    return place_name(place)
+
+
+def card_name(card: int) -> str:
+    """An Event Card's name."""
+    return catalogue().event(card).name if card else "a card"
+
+
+def card_text(card: int) -> str:
+    """An Event Card's printed effect."""
+    return catalogue().event(card).effect if card else ""
+
+
+def evidence(colour: int) -> str:
+    """An evidence type with its cube colour ("Castle Blueprints (blue)"), or Fake Evidence."""
+    if colour == FAKE:
+        return "Fake Evidence"
+    if not colour:
+        return "no evidence"
+    rules = catalogue().rules
+    return f"{rules['evidence_names'][colour - 1]} ({rules['colours'][colour - 1].lower()})"
+
+
+def cubes(counts: pb.Cubes, empty: str = "no evidence") -> str:
+    """Cubes by evidence type ("3 Castle Blueprints (blue), 1 Fake Evidence")."""
+    parts = [f"{n} {evidence(c)}" for c, n in zip(COLOURS, counts.counts, strict=False) if n]
+    if counts.fake:
+        parts.append(f"{counts.fake} Fake Evidence")
+    return ", ".join(parts) or empty
+
+
+def movement_name(card: int) -> str:
+    """A Holmes' Movement card as text."""
+    move = catalogue().movement[card]
+    if move.special:
+        return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
+    return " / ".join(tile_name(r) for r in move.rooms)
+
+
+def objective_name(objective: int) -> str:
+    """A Castle Junction objective's text."""
+    return castle_junction.TEXTS.get(objective, "none")
+
+
+def junction_name(card: int) -> str:
+    """A completed Castle Junction Card by its action."""
+    return REWARD_NAMES[castle_junction.reward(card)] if card else "a Castle Junction Card"
+
+
+def automa_name(card: int) -> str:
+    """A Holmes' Action Card's name."""
+    return automa.data().cards[card].name
+
+
+def ability_name(ability: int) -> str:
+    """A Holmes' Ability Card's name."""
+    found = holmes_abilities.abilities().get(ability)
+    return found.name if found else "Holmes' Ability Card"
+
+
+def slot_name(slot: int) -> str:
+    """A Control Panel placeholder as printed ("1a" …)."""
+    return play_as_holmes.panel().names[slot - 1]
+
+
+def action_tile_name(tile: int) -> str:
+    """An Action Tile's name."""
+    for raw in catalogue().rules["action_tiles"]:
+        if raw["tile"] == tile:
+            return raw["name"]
+    return "no tile"
+
+
+def character_name(character: int) -> str:
+    """A character's name."""
+    for raw in catalogue().rules["characters"]:
+        if raw["character"] == character:
+            return raw["name"]
+    return "Holmes"
+
+
+def character_ability(character: int) -> str:
+    """A character's ability text."""
+    for raw in catalogue().rules["characters"]:
+        if raw["character"] == character:
+            return raw["ability"]
+    return ""
+
+
+def ordinal(n: int) -> str:
+    """1 → "first"."""
+    return ORDINALS[n - 1] if n <= len(ORDINALS) else f"{n}th"
