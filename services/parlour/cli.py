@@ -166,7 +166,7 @@ def cmd_serve_rules(args: argparse.Namespace) -> None:
 def cmd_serve_gateway(args: argparse.Namespace) -> None:
     from parlour.gateway.server import main
 
-    main()
+    main(args.workers)
 
 
 def cmd_up(args: argparse.Namespace) -> None:
@@ -526,6 +526,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.set_defaults(run=cmd_serve_rules, extra="server")
     p = sub.add_parser("serve-gateway", help="serve the gateway")
+    p.add_argument("--workers", type=positive, metavar="N",
+                   help="gateway processes sharing the port with SO_REUSEPORT, worker I "
+                   "serving /metrics on PARLOUR_METRICS_PORT + I (default: "
+                   "$PARLOUR_GATEWAY_WORKERS, else 1)")
     p.set_defaults(run=cmd_serve_gateway, extra="server")
     p = sub.add_parser("describe", help="a game's Options, Action, Event and View messages "
                        "with their comments (from the installed descriptors)")

@@ -64,6 +64,10 @@ class GatewayConfig:
     health_addr: str = "127.0.0.1"
     log_level: str = "INFO"
     drain_seconds: float = 5.0
+    #: Gateway processes on the one port (parlour.gateway.workers); 1: this process alone.
+    workers: int = 1
+    #: Share the port (and the health port) with the other workers: SO_REUSEPORT.
+    reuse_port: bool = False
     #: Verified identity (identity.py): the provider's key set (a URL, or a file), the
     #: issuer and audience tokens must name; neither key set (the default): identity is off.
     auth_jwks_url: str = ""
@@ -82,9 +86,10 @@ class GatewayConfig:
         return bool(self.auth_jwks_url or self.auth_jwks_file)
 
     @classmethod
-    def from_env(cls) -> GatewayConfig:
-        """From GatewaySettings (PARLOUR_* variables); BadSetting names any bad one."""
-        settings = load(GatewaySettings)
+    def from_env(cls, **overrides: object) -> GatewayConfig:
+        """From GatewaySettings (PARLOUR_* variables, under `overrides` given by field
+        name, e.g. the command line's); BadSetting names any bad one."""
+        settings = load(lambda: GatewaySettings(**overrides))
         public = None
         if settings.tls_cert is not None:
             pair = (settings.tls_key.read_bytes(), settings.tls_cert.read_bytes())
@@ -109,6 +114,7 @@ class GatewayConfig:
             health_addr=settings.health_addr,
             log_level=settings.log_level,
             drain_seconds=settings.drain_seconds,
+            workers=settings.gateway_workers,
             auth_jwks_url=settings.auth_jwks_url,
             auth_jwks_file=str(settings.auth_jwks_file or ""),
             auth_issuer=settings.auth_issuer,
@@ -133,6 +139,8 @@ class GatewaySettings(ServerSettings):
     dns_server: str = ""
     discovery_seconds: Annotated[float, Field(gt=0)] = 5.0
     probe_seconds: Annotated[float, Field(gt=0)] = 1.0
+    #: Gateway processes sharing the port; worker i serves /metrics on metrics_port + i.
+    gateway_workers: Annotated[int, Field(ge=1, le=256)] = 1
     auth_jwks_url: str = ""
     auth_jwks_file: FilePath | None = None
     auth_issuer: str = ""
@@ -184,4 +192,16 @@ class GatewaySettings(ServerSettings):
     def _public_tls_complete(self) -> GatewaySettings:
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("public TLS needs both PARLOUR_TLS_CERT and PARLOUR_TLS_KEY")
+        return self
+
+    @model_validator(mode="after")
+    def _worker_metrics_apart(self) -> GatewaySettings:
+        if self.gateway_workers > 1 and self.metrics_port:
+            ports = range(self.metrics_port, self.metrics_port + self.gateway_workers)
+            taken = {int(self.address.rpartition(":")[2]), self.health_port} & set(ports)
+            if taken:
+                raise ValueError(
+                    f"PARLOUR_GATEWAY_WORKERS={self.gateway_workers} serve /metrics on ports "
+                    f"{ports.start}-{ports.stop - 1}, which include {sorted(taken)[0]}"
+                )
         return self

@@ -82,6 +82,7 @@ class Gateway:
             config.public_tls,
             self.drain,
             reflection_refresh=self.router.describe_all,
+            reuse_port=config.reuse_port,
         )
         self.watcher = None
         #: What health reports now: "" and the service, then "games/<name>" for each game.
@@ -131,7 +132,7 @@ async def serve(config: GatewayConfig) -> None:
     """Serve until SIGTERM."""
     gateway = await Gateway(config).start()
     health_port = await serving.start_health_port(
-        gateway.health, config.health_port, config.health_addr
+        gateway.health, config.health_port, config.health_addr, config.reuse_port
     )
     metrics.expose(config.metrics_port, config.metrics_addr)
     if config.internal_tls is None:
@@ -149,14 +150,22 @@ async def serve(config: GatewayConfig) -> None:
             "mutual_tls": config.internal_tls is not None,
             "identity": config.auth_issuer or None,
             "health_port": health_port[1] if health_port else None,
+            "gateway_id": gateway.hub.gateway_id,
         },
     )
     serving.tune_gc()
     await serving.run_until_stopped(gateway.health, gateway.drain, config.drain_seconds)
 
 
-def main() -> None:
-    """Entry point of `parlour serve-gateway`: settings are checked before anything starts."""
-    config = GatewayConfig.from_env()
+def main(workers: int | None = None) -> None:
+    """Entry point of `parlour serve-gateway`: settings are checked before anything starts;
+    with more than one worker (`workers`, else PARLOUR_GATEWAY_WORKERS) this process runs
+    that many gateways (parlour.gateway.workers)."""
+    overrides = {} if workers is None else {"gateway_workers": workers}
+    config = GatewayConfig.from_env(**overrides)
     logs.configure("parlour.gateway", config.log_level)
+    if config.workers > 1:
+        from parlour.gateway.workers import supervise
+
+        supervise(config)
     serving.run(serve(config))

@@ -57,13 +57,16 @@ def make_server(
     drain: Drain | None = None,
     log_fields: dict | None = None,
     reflection_refresh: Callable[[], Awaitable] | None = None,
+    reuse_port: bool = False,
 ) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer]:
     """A grpc.aio server with the services, health and reflection, bound to `address`
     (with TLS when `credentials` are given); every call goes through the interceptor
     (drain refusal, metrics, request logs). Reflection awaits `reflection_refresh` before
-    answering that it knows no symbol."""
+    answering that it knows no symbol. With `reuse_port` (SO_REUSEPORT) other processes
+    may listen on the same port and the kernel spreads the connections among them;
+    without it a port in use is an error."""
     server = grpc.aio.server(
-        options=[*keepalive_server_options(), ("grpc.so_reuseport", 0)],
+        options=[*keepalive_server_options(), ("grpc.so_reuseport", int(reuse_port))],
         interceptors=[ServerInterceptor(drain or Drain(), log_fields or {})],
     )
     register(server)
@@ -80,7 +83,10 @@ def make_server(
 
 
 async def start_health_port(
-    health_servicer: health.aio.HealthServicer, port: int | None, host: str = "127.0.0.1"
+    health_servicer: health.aio.HealthServicer,
+    port: int | None,
+    host: str = "127.0.0.1",
+    reuse_port: bool = False,
 ) -> tuple[grpc.aio.Server, int] | None:
     """A second, plaintext server on `host`:`port` with grpc.health.v1 only, answering from
     the main server's `health_servicer` (so it shows NOT_SERVING whenever the main port
@@ -88,7 +94,7 @@ async def start_health_port(
     mutual TLS stays closed to plaintext callers."""
     if port is None:
         return None
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    server = grpc.aio.server(options=[("grpc.so_reuseport", int(reuse_port))])
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
