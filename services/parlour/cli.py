@@ -106,9 +106,11 @@ def gateway_target(text: str) -> str:
 
 def gateway_address(args: argparse.Namespace, required: bool = True) -> str | None:
     """--gateway, else PARLOUR_GATEWAY (checked); UsageError when `required` and neither."""
-    from parlour.settings import HostSettings, load
+    address = args.gateway
+    if not address:
+        from parlour.settings import HostSettings, load
 
-    address = args.gateway or load(HostSettings).gateway
+        address = load(HostSettings).gateway
     if not address:
         if required:
             raise UsageError("give --gateway HOST:PORT or set PARLOUR_GATEWAY "
@@ -340,6 +342,8 @@ def cmd_play(args: argparse.Namespace) -> None:
     game = known_game(args.game) if args.game else None
     options = match_options(game, args.options) if game else None
     seats = table_seats(game, options, args.seats, args.bots) if game else 0
+    # without --gateway a local stack may be started: the settings it reads need the servers
+    args.extra = "client" if args.gateway or not game else "server"
     address = gateway_address(args, required=not game)
     stack = contextlib.nullcontext()
     if address:

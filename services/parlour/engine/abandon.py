@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from google.protobuf.message import Message
 
 from parlour.engine.game import Game, Outcome
+from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import Abandoned
 
 
@@ -28,12 +29,12 @@ def ended_outcome(game: Game, state: Message, seat: int) -> Outcome:
     return Outcome(
         scores=tuple(0 for _ in range(seats)),
         winners=tuple(s for s in range(seats) if s != seat),
-        summary=f"Seat {seat} abandoned the match, which the host's policy ended",
+        summary=f"{seat_ref(seat)} abandoned the match, which the host's policy ended",
     )
 
 
 def describe(event: Abandoned) -> str:
     """The feed line for an abandonment."""
     if event.ended:
-        return f"Seat {event.seat} abandoned the match; the host's policy ends it"
-    return f"Seat {event.seat} abandoned the match; the platform plays for them from now on"
+        return f"{seat_ref(event.seat)} abandoned the match; the host's policy ended it"
+    return f"{seat_ref(event.seat)} abandoned the match; the platform plays for them from now on"

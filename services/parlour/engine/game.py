@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import abc
 import importlib
-import importlib.util
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -139,11 +138,6 @@ class Game(abc.ABC):
         """The game's words: its `text` module."""
         return self._module("text")
 
-    @property
-    def _words(self) -> ModuleType | None:
-        # TODO(lead): drop once every game folder has its text.py (issue 27 item 1)
-        return self.text if importlib.util.find_spec(f"parlour.games.{self.name}.text") else None
-
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> Message:
         """Options used when a match is created without any."""
@@ -228,15 +222,11 @@ class Game(abc.ABC):
     def label_actions(self, state: Message, seat: int, actions: Sequence[Message]) -> list[str]:
         """The labels of `seat`'s legal actions, as that seat sees the table: written from
         its View alone (so they reveal nothing), no two the same."""
-        label = getattr(self._words, "label_actions", None)
-        if label is None:
-            return [self.describe_action(a) for a in actions]
-        return label(self.view(state, seat), seat, actions)
+        return self.text.label_actions(self.view(state, seat), seat, actions)
 
     def describe_view(self, view: Message, seat: int | None) -> TableText:
         """A View in the rulebook's words (sections of lines), for people."""
-        describe = getattr(self._words, "describe_view", None)
-        return describe(view, seat) if describe is not None else TableText()
+        return self.text.describe_view(view, seat)
 
 
 def copy_message(message: Any) -> Any:

@@ -10,6 +10,7 @@ from google.protobuf.message import Message
 
 from parlour.engine import abandon, runtime, timeouts, undo
 from parlour.engine.game import Emitted, Game, Outcome
+from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import (
     Abandoned,
     TimedOut,
@@ -82,7 +83,7 @@ def describe(game: Game, event: Message) -> str:
     if isinstance(event, Abandoned):
         return abandon.describe(event)
     if isinstance(event, Undone):
-        return f"Seat {event.seat} took back: {event.took_back}"
+        return f"{seat_ref(event.seat)} took back: {event.took_back}"
     if isinstance(event, UndoRequested):
         return undo.describe_requested(event)
     if isinstance(event, UndoAnswered):

@@ -7,6 +7,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Game
 from parlour.engine.rng import Rng
+from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1 import platform_pb2
 
 #: Mixed into the state's RNG so the pick does not mirror the game's next draw.
@@ -32,4 +33,4 @@ def timed_out_event(game: Game, seat: int, kind: str, action: Message) -> platfo
 
 def describe(event: platform_pb2.TimedOut) -> str:
     """The feed line for a timeout."""
-    return f"Seat {event.seat} ran out of time ({event.kind}); played for them: {event.played}"
+    return f"{seat_ref(event.seat)} ran out of time ({event.kind}); played for them: {event.played}"

@@ -13,6 +13,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game
 from parlour.engine.rng import Rng
+from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1 import platform_pb2
 
 #: Twins tried per viewer; deterministic (drawn from the state's RNG, not advancing it).
@@ -69,16 +70,16 @@ def last_move(entries: list) -> tuple[object | None, list]:
 
 def describe_requested(event: platform_pb2.UndoRequested) -> str:
     """The feed line for an undo request."""
-    awaiting = ", ".join(map(str, event.awaiting))
-    return f"Seat {event.seat} asks to take back: {event.took_back} (seats {awaiting} answer)"
+    awaiting = ", ".join(seat_ref(s) for s in event.awaiting)
+    return f"{seat_ref(event.seat)} asked to take back: {event.took_back} ({awaiting} to answer)"
 
 
 def describe_answered(event: platform_pb2.UndoAnswered) -> str:
     """The feed line for an answer to an undo request."""
-    verb = "accepts" if event.accepted else "refuses"
-    return f"Seat {event.seat} {verb} seat {event.requester}'s undo"
+    verb = "accepted" if event.accepted else "refused"
+    return f"{seat_ref(event.seat)} {verb} {seat_ref(event.requester)}'s undo"
 
 
 def describe_expired(event: platform_pb2.UndoExpired) -> str:
     """The feed line for an undo request that lapsed."""
-    return f"Seat {event.seat}'s undo request lapsed: a seat acted first"
+    return f"{seat_ref(event.seat)}'s undo request lapsed: a seat acted first"
