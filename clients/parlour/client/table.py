@@ -131,10 +131,14 @@ class Table:
 
     async def feed(self) -> AsyncIterator[tuple[int, str | None]]:
         """(sequence, line) per event this viewer may see, in the viewer's terms (the text
-        names who did what); (last sequence, None) per heartbeat."""
+        names who did what); (last sequence, None) per progress message (the match moved,
+        maybe without an event) and per heartbeat."""
         stream = self.seat.events() if self.seat else self.client.spectate(self.match)
         names = seat_names(await self.client.match(self.match))
         async for item in stream:
+            if item.HasField("progress"):
+                yield item.progress.last_sequence, None
+                continue
             if not item.HasField("event"):
                 yield item.heartbeat.last_sequence, None
                 continue

@@ -109,7 +109,8 @@ class PlayApp(App):
         async for sequence, line in self.table.feed():
             if line is not None:
                 feed.write(Text(line))
-            # A heartbeat: look again (an action may change the match without any event).
+            # Progress or a heartbeat: look again (an action may change the match without any
+            # event).
             stale = self.snapshot is None or sequence > self.snapshot.progress.last_sequence
             if line is None or stale:
                 await self.refresh_table()

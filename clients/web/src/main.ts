@@ -200,9 +200,9 @@ function follow(seated: Seated): void {
         feedTexts.push(event.text || describe(decode(event.event)));
         $("feed").prepend(feedLine(feedTexts[feedTexts.length - 1]));
       }
-      const last = item.kind.case === "heartbeat" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
-      // A heartbeat: look again (an action may change the match without any event).
-      if (item.kind.case === "heartbeat" || last > lastSequence) void refresh();
+      const last = item.kind.case === "heartbeat" || item.kind.case === "progress" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
+      // Progress (the match moved, maybe without an event) or a heartbeat: look again.
+      if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
   })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
 }
