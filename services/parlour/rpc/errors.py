@@ -156,13 +156,23 @@ def unavailable(
     return ServiceError(grpc.StatusCode.UNAVAILABLE, reason, message, detail=detail)
 
 
+def closed_transport(error: BaseException) -> bool:
+    """A write on a connection the event loop already closed (uvloop's RuntimeError, which
+    redis-py lets through while Redis restarts: issue 34)."""
+    return isinstance(error, RuntimeError) and str(error).startswith(
+        "unable to perform operation on"
+    )
+
+
 def classify(error: BaseException) -> ServiceError:
     """Any exception as a ServiceError (unexpected ones become INTERNAL and are logged)."""
     if isinstance(error, ServiceError):
         return error
     if isinstance(error, grpc.aio.AioRpcError):
         return ServiceError.from_rpc_error(error)
-    if isinstance(error, RedisConnectionError | RedisTimeoutError | ConnectionError):
+    if isinstance(error, RedisConnectionError | RedisTimeoutError | ConnectionError) or (
+        closed_transport(error)
+    ):
         return unavailable("storage unavailable; retry", "STORAGE_UNAVAILABLE", repr(error))
     log.error("internal error", exc_info=error)
     return ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", detail=repr(error))
