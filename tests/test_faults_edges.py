@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 
 import grpc
 import uvloop
 
+from parlour.rpc import metrics
 from parlour.rpc.errors import classify
+from parlour.rpc.interceptor import Drain, ServerInterceptor
 
 
 def closed_transport_error() -> RuntimeError:
@@ -44,3 +48,49 @@ def test_a_write_on_a_closed_redis_connection_is_unavailable_with_a_reason():
 def test_other_runtime_errors_stay_internal():
     """Only the closed-transport write is an outage; any other RuntimeError is a bug."""
     assert classify(RuntimeError("something else")).code is grpc.StatusCode.INTERNAL
+
+
+def handled(method: str, code: str) -> float:
+    """This process's grpc_server_handled_total for the test service's `method`."""
+    labels = ("test.Streams", method, "server_stream", code)
+    return metrics.GRPC_HANDLED.labels(*labels)._value.get()
+
+
+async def test_a_client_cancelled_stream_ends_cancelled_not_unknown(caplog):
+    """Issue 34: a server stream the client cancels while the server is between two
+    messages ends CANCELLED in the metrics and the request log, never UNKNOWN with
+    `ValueError: ... was created in a different Context` (the loop closes the abandoned
+    generator in another task)."""
+
+    async def endless(_request, _context):
+        while True:
+            yield b"x" * 1024
+
+    handler = grpc.method_handlers_generic_handler(
+        "test.Streams", {"Endless": grpc.unary_stream_rpc_method_handler(endless)}
+    )
+    server = grpc.aio.server(interceptors=[ServerInterceptor(Drain(), {})])
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    before = {code: handled("Endless", code) for code in ("UNKNOWN", "CANCELLED")}
+    caplog.set_level(logging.INFO, logger="parlour.requests")
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            call = channel.unary_stream("/test.Streams/Endless")
+            for _ in range(20):
+                stream = call(b"")
+                await stream.read()
+                stream.cancel()
+            ended = lambda: handled("Endless", "CANCELLED") - before["CANCELLED"]  # noqa: E731
+            async with asyncio.timeout(20):
+                while ended() + handled("Endless", "UNKNOWN") - before["UNKNOWN"] < 20:
+                    gc.collect()
+                    await asyncio.sleep(0.05)
+    finally:
+        await server.stop(None)
+    assert handled("Endless", "UNKNOWN") == before["UNKNOWN"]
+    assert ended() == 20
+    logged = [r for r in caplog.records if r.name == "parlour.requests"]
+    assert {r.grpc_code for r in logged} == {"CANCELLED"}
+    assert not [r for r in caplog.records if "different Context" in r.getMessage()]

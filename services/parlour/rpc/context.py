@@ -23,8 +23,13 @@ def begin(defaults: dict) -> contextvars.Token:
 
 
 def end(token: contextvars.Token) -> None:
-    """Forget the call's fields."""
-    _FIELDS.reset(token)
+    """Forget the call's fields. A stream the client cancelled between two messages is
+    closed later by the loop in another task, whose context never held them: nothing to
+    forget there."""
+    try:
+        _FIELDS.reset(token)
+    except ValueError:
+        _FIELDS.set(None)
 
 
 def note(**fields) -> None:

@@ -202,7 +202,8 @@ class ServerInterceptor(grpc.aio.ServerInterceptor):
 
 
 def _code_of(context, error: BaseException | None) -> grpc.StatusCode:
-    if isinstance(error, asyncio.CancelledError):
+    # GeneratorExit: a stream abandoned by its client and closed by the loop (issue 34)
+    if isinstance(error, asyncio.CancelledError | GeneratorExit):
         return grpc.StatusCode.CANCELLED
     code = context.code()
     if isinstance(code, grpc.StatusCode):
