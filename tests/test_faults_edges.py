@@ -5,10 +5,18 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import signal
+import time
 
 import grpc
+import pytest
 import uvloop
+from edge_helpers import error_info
 
+from parlour.client import GatewayClient
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
+from parlour.launcher import LocalStack
 from parlour.rpc import metrics
 from parlour.rpc.errors import classify
 from parlour.rpc.interceptor import Drain, ServerInterceptor
@@ -94,3 +102,37 @@ async def test_a_client_cancelled_stream_ends_cancelled_not_unknown(caplog):
     logged = [r for r in caplog.records if r.name == "parlour.requests"]
     assert {r.grpc_code for r in logged} == {"CANCELLED"}
     assert not [r for r in caplog.records if "different Context" in r.getMessage()]
+
+
+async def test_a_play_stream_opened_as_the_drain_begins_gets_server_draining():
+    """Issue 34: a Play stream that subscribes after SIGTERM (its `open` arrives while the
+    gateway drains) is ended UNAVAILABLE SERVER_DRAINING within the grace, not cut by the
+    process's exit (seen as INTERNAL)."""
+    env = {"PARLOUR_DRAIN_SECONDS": "8", "PARLOUR_HEARTBEAT_SECONDS": "0.2"}
+    with LocalStack(["tinycards"], env=env) as stack:
+        async with GatewayClient(stack.address) as client:
+            match = await client.create_match("tinycards", 2, seed=3)
+            seat = await client.join(match.name, "p0", seat=0)
+        go = asyncio.Event()
+
+        async def requests():
+            await go.wait()
+            yield gw.PlayRequest(open=gw.OpenSession(match=match.name))
+            await asyncio.Event().wait()  # the client sends nothing more
+
+        async with grpc.aio.insecure_channel(stack.address) as channel:
+            stream = gw_grpc.GatewayServiceStub(channel).Play(
+                requests(), metadata=seat.metadata
+            )
+            await asyncio.sleep(0.5)  # the call is open on the gateway
+            stack.gateway.popen.send_signal(signal.SIGTERM)
+            await asyncio.sleep(0.5)  # the drain has begun
+            go.set()
+            started = time.monotonic()
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                async for _ in stream:
+                    pass
+            took = time.monotonic() - started
+    assert ended.value.code() is grpc.StatusCode.UNAVAILABLE
+    assert error_info(ended.value).reason == "SERVER_DRAINING"
+    assert took < 5, f"the stream ended {took:.1f} s after its open (grace 8 s)"

@@ -27,6 +27,8 @@ SERVICE = DESCRIPTOR.full_name
 log = logging.getLogger("parlour.gateway")
 
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+#: Seconds between two sweeps of the open streams while draining (see end_streams).
+DRAIN_SWEEP_SECONDS = 0.1
 
 
 def verifier(config: GatewayConfig) -> Verifier:
@@ -74,7 +76,8 @@ class Gateway:
                 self.service, verifier(config), [m.name for m in DESCRIPTOR.methods]
             )
         self.drain = Drain()
-        self.drain.on_drain(self.hub.drain)
+        self.drain.on_drain(self.end_streams)
+        self.sweeper: asyncio.Task | None = None
         self.server, self.port, self.health = serving.make_server(
             lambda s: s.add_generic_rpc_handlers((checked_handler(DESCRIPTOR, served),)),
             [SERVICE],
@@ -87,6 +90,19 @@ class Gateway:
         self.watcher = None
         #: What health reports now: "" and the service, then "games/<name>" for each game.
         self.serving: dict[str, bool] = {}
+
+    def end_streams(self) -> None:
+        """End every open stream with UNAVAILABLE SERVER_DRAINING now and again every
+        DRAIN_SWEEP_SECONDS until the process exits: a stream still reading its match when
+        the drain began subscribes later, and gets its SERVER_DRAINING too (issue 34)."""
+        self.hub.drain()
+        if self.sweeper is None:
+            self.sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(DRAIN_SWEEP_SECONDS)
+            self.hub.drain()
 
     async def start(self) -> Gateway:
         """Find the replicas, report health, start serving."""
@@ -119,8 +135,9 @@ class Gateway:
 
     async def stop(self, grace: float | None = None) -> None:
         """Stop serving and close connections."""
-        if self.watcher:
-            self.watcher.cancel()
+        for task in (self.watcher, self.sweeper):
+            if task is not None:
+                task.cancel()
         await self.hub.close()
         await self.revocations.close()
         await self.server.stop(grace)
