@@ -29,9 +29,11 @@ class AnswerDroppingProxy:
     """Forwards TCP to `upstream`; while `dropping`, a connection whose server starts an
     answer (a HEADERS frame on a stream) is cut before that frame reaches the client."""
 
-    def __init__(self, upstream: tuple[str, int]) -> None:
+    def __init__(self, upstream: tuple[str, int], *, once: bool = False) -> None:
         self.upstream = upstream
         self.dropping = True
+        #: Drop only the first answer.
+        self.once = once
         self.dropped = 0
         self.server: asyncio.Server | None = None
         self.tasks: set[asyncio.Task] = set()
@@ -74,6 +76,7 @@ class AnswerDroppingProxy:
             body = await reader.readexactly(length)
             if self.dropping and header[3] == HEADERS and stream != 0:
                 self.dropped += 1
+                self.dropping = not self.once
                 return
             writer.write(header + body)
             await writer.drain()
@@ -151,6 +154,29 @@ async def test_item2_a_lost_join_answer_is_recovered_with_the_join_secret(redis_
         finally:
             await proxy.close()
             await store.close()
+
+
+async def test_the_sdk_recovers_a_lost_join_answer_by_default(redis_url):
+    """Issue 34: the Python SDK's join() sends a join secret unasked and repeats the same
+    request after a lost answer, so the seat is re-opened for it (not ALREADY_JOINED) and
+    plays."""
+    async with running_stack(redis_url) as (address, _):
+        proxy = AnswerDroppingProxy(("127.0.0.1", int(address.rpartition(":")[2])), once=True)
+        through = await proxy.start()
+        try:
+            async with GatewayClient(address) as direct, GatewayClient(through) as lossy:
+                match = await direct.create_match("tinycards", 2, seed=7)
+                bob = await direct.join(match.name, "Bob")
+                alice = await lossy.join(match.name, "Alice")
+                assert proxy.dropped == 1
+                assert alice.seat == 1
+                seats = (await direct.match(match.name)).seats
+                assert [s.display_name for s in seats if s.occupied] == ["Bob", "Alice"]
+                seat = (await alice.get_view()).progress.pending[0].seat
+                player = {0: bob, 1: alice}[seat]
+                await player.submit((await player.actions()).actions[0])
+        finally:
+            await proxy.close()
 
 
 async def test_item2_with_identity_the_subject_recovers_a_lost_join(redis_url):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import random
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -205,19 +206,28 @@ class GatewayClient:
         seat: int | None = None,
         *,
         request_id: str | None = None,
-        join_secret: str = "",
+        join_secret: str | None = None,
     ) -> Seat:
-        """Take a seat; returns a Seat holding its token. A retry with the same
-        `join_secret` re-opens the seat (a fresh token) if the first answer was lost."""
+        """Take a seat; returns a Seat holding its token. The request carries a join secret
+        (a fresh one unless given; "" sends none) and is sent again, unchanged, while the
+        answer is UNAVAILABLE or DEADLINE_EXCEEDED (the backoff's attempts): a repeat after
+        a lost answer re-opens the seat with a fresh token instead of stranding it."""
         request = gw.JoinMatchRequest(
             match=match,
             display_name=name,
             request_id=request_id or new_request_id(),
-            join_secret=join_secret,
+            join_secret=secrets.token_urlsafe(24) if join_secret is None else join_secret,
         )
         if seat is not None:
             request.seat = seat
-        response = await self.stub.JoinMatch(request)
+        for attempt in range(1, self.backoff.attempts + 1):
+            try:
+                response = await self.stub.JoinMatch(request)
+                break
+            except grpc.aio.AioRpcError as error:
+                if error.code().value[0] not in RETRY_CODES or attempt == self.backoff.attempts:
+                    raise
+                await asyncio.sleep(self.backoff.delay(attempt))
         return Seat(self, match, response.seat, response.seat_token)
 
     async def matches(
