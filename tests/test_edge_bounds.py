@@ -13,6 +13,7 @@ from prometheus_client import REGISTRY
 
 from parlour.client import GatewayClient
 from parlour.engine.registry import get_game
+from parlour.gateway import tokens
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.links import ActLink
 from parlour.gateway.server import Gateway
@@ -137,6 +138,7 @@ async def test_item8_large_actions_fail_alone_on_the_internal_link(stack, redis_
                     seat=0,
                     action=big_any(1 << 20),
                     request_id=f"big-{i}",
+                    token_hash=tokens.token_hash(players[0].token),
                 )
             )
             for i in range(8)
@@ -147,6 +149,7 @@ async def test_item8_large_actions_fail_alone_on_the_internal_link(stack, redis_
                 seat=seat,
                 action=good,
                 request_id="ok",
+                token_hash=tokens.token_hash(others[seat].token),
             )
         )
         answers = await asyncio.gather(fine, *big, return_exceptions=True)

@@ -13,6 +13,7 @@ from grpc_status import rpc_status
 
 from parlour.client import Backoff, GatewayClient
 from parlour.engine.rng import Rng
+from parlour.gateway import tokens
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.launcher import LocalStack, Process, wait_serving
@@ -38,8 +39,8 @@ async def test_the_losing_racer_gets_aborted_through_either_replica():
         try:
             async with GatewayClient(stack.address) as client:
                 match = await client.create_match("tinycards", 2, seed=7)
-                for seat in range(2):
-                    await client.join(match.name, f"p{seat}")
+                joined = [await client.join(match.name, f"p{seat}") for seat in range(2)]
+            held = {s.seat: tokens.token_hash(s.token) for s in joined}
             match_id = match.name.removeprefix("matches/")
             rng = Rng.from_seed(7)
             await second.GetView(rules_pb2.GetViewRequest(match_id=match_id))
@@ -60,6 +61,7 @@ async def test_the_losing_racer_gets_aborted_through_either_replica():
                         action=action,
                         request_id=f"{racer}-{step}",
                         expected_version=version,
+                        token_hash=held[seat],
                     )
 
                 won = await first.Act(act("winner"))

@@ -38,11 +38,28 @@ def reason(error: grpc.aio.AioRpcError) -> str:
     return ""
 
 
-async def create(rules, match_id, seats=2, seed=3):
+def token_hash(seat: int) -> str:
+    """The seat token hash create() seats each player with (an Act must name one)."""
+    return f"h{seat}"
+
+
+async def create(rules, store, match_id, seats=2, seed=3):
+    meta = {"game": "tinycards", "seats": str(seats)}
     response = await rules.CreateMatch(
-        pb.CreateMatchRequest(match_id=match_id, seats=seats, seed=seed)
+        pb.CreateMatchRequest(match_id=match_id, seats=seats, seed=seed, meta=meta)
     )
+    for seat in range(seats):
+        assert (await store.take_seat(match_id, seat, token_hash(seat), f"p{seat}", "", "f"))[
+            0
+        ] == seat
     return response.progress
+
+
+def seated_act(match_id, seat, action, **fields) -> pb.ActRequest:
+    """An Act for a seat create() took, with its seat token hash."""
+    return pb.ActRequest(
+        match_id=match_id, seat=seat, action=action, token_hash=token_hash(seat), **fields
+    )
 
 
 async def first_legal(rules, match_id, seat):
@@ -59,12 +76,10 @@ async def test_describe_game(rules):
 
 async def test_act_commits_state_and_events(rules, store, match_id):
     """An action bumps the version and appends its events to the stream."""
-    progress = await create(rules, match_id)
+    progress = await create(rules, store, match_id)
     assert progress.version == 1 and progress.pending[0].seat == 0
     action = await first_legal(rules, match_id, 0)
-    response = await rules.Act(
-        pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="r1")
-    )
+    response = await rules.Act(seated_act(match_id, 0, action, request_id="r1"))
     assert response.result.progress.version == 2 and not response.replayed
     events = await store.events_after(match_id, 0)
     assert [e.sequence for e in events] == list(range(1, response.result.event_count + 1))
@@ -73,23 +88,23 @@ async def test_act_commits_state_and_events(rules, store, match_id):
 
 async def test_repeated_request_id_returns_first_answer(rules, store, match_id):
     """A repeated request id is not applied twice and returns the first result."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     action = await first_legal(rules, match_id, 0)
-    request = pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="same")
+    request = seated_act(match_id, 0, action, request_id="same")
     first = await rules.Act(request)
     again = await rules.Act(request)
     assert again.replayed and again.result == first.result
     assert (await store.load(match_id)).version == 2
 
 
-async def test_request_id_reused_for_other_action(rules, match_id):
+async def test_request_id_reused_for_other_action(rules, store, match_id):
     """The same request id with a different action is INVALID_ARGUMENT."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     response = await rules.ListActions(pb.ListActionsRequest(match_id=match_id, seat=0))
     a, b = response.actions[0], response.actions[1]
-    await rules.Act(pb.ActRequest(match_id=match_id, seat=0, action=a, request_id="x"))
+    await rules.Act(seated_act(match_id, 0, a, request_id="x"))
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await rules.Act(pb.ActRequest(match_id=match_id, seat=0, action=b, request_id="x"))
+        await rules.Act(seated_act(match_id, 0, b, request_id="x"))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert reason(err.value) == "REQUEST_ID_REUSED"
 
@@ -115,30 +130,30 @@ async def test_request_id_reused_for_other_action(rules, match_id):
 )
 async def test_bad_actions_leave_state_untouched(rules, store, match_id, action, code, why):
     """Malformed, wrong-type and illegal actions are refused precisely and change nothing."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     before = await store.load(match_id)
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await rules.Act(pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="bad"))
+        await rules.Act(seated_act(match_id, 0, action, request_id="bad"))
     assert err.value.code() == code and reason(err.value) == why
     assert await store.load(match_id) == before
 
 
-async def test_not_your_turn(rules, match_id):
+async def test_not_your_turn(rules, store, match_id):
     """A seat that owes no decision is refused with FAILED_PRECONDITION NOT_YOUR_TURN."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     action = await first_legal(rules, match_id, 0)
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await rules.Act(pb.ActRequest(match_id=match_id, seat=1, action=action))
+        await rules.Act(seated_act(match_id, 1, action))
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert reason(err.value) == "NOT_YOUR_TURN"
 
 
-async def test_stale_expected_version_is_aborted(rules, match_id):
+async def test_stale_expected_version_is_aborted(rules, store, match_id):
     """A stale expected version is ABORTED with the current version."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     action = await first_legal(rules, match_id, 0)
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await rules.Act(pb.ActRequest(match_id=match_id, seat=0, action=action, expected_version=7))
+        await rules.Act(seated_act(match_id, 0, action, expected_version=7))
     assert err.value.code() == grpc.StatusCode.ABORTED and reason(err.value) == "VERSION_MISMATCH"
     assert "version 1" in err.value.details()
 
@@ -161,17 +176,13 @@ async def test_bad_seat_count_and_options(rules, match_id):
     assert reason(err.value) == "BAD_OPTIONS"
 
 
-async def test_act_stream_multiplexes(rules, match_id):
+async def test_act_stream_multiplexes(rules, store, match_id):
     """Acts sent on one ActStream are answered with their call ids, errors as statuses."""
-    await create(rules, match_id)
+    await create(rules, store, match_id)
     action = await first_legal(rules, match_id, 0)
     calls = [
-        pb.ActStreamRequest(
-            call_id=1, act=pb.ActRequest(match_id=match_id, seat=0, action=action, request_id="a")
-        ),
-        pb.ActStreamRequest(
-            call_id=2, act=pb.ActRequest(match_id="missing", seat=0, action=action)
-        ),
+        pb.ActStreamRequest(call_id=1, act=seated_act(match_id, 0, action, request_id="a")),
+        pb.ActStreamRequest(call_id=2, act=seated_act("missing", 0, action)),
     ]
 
     async def requests():
@@ -203,12 +214,12 @@ async def test_finished_match_request_records_expire(rules, store, match_id):
     """Once a match is over its request records get a TTL (late retries still answered)."""
     from parlour.store import keys
 
-    progress = await create(rules, match_id)
+    progress = await create(rules, store, match_id)
     step = 0
     while not progress.HasField("outcome"):
         seat = progress.pending[0].seat
         action = await first_legal(rules, match_id, seat)
-        request = pb.ActRequest(match_id=match_id, seat=seat, action=action, request_id=f"r{step}")
+        request = seated_act(match_id, seat, action, request_id=f"r{step}")
         progress = (await rules.Act(request)).result.progress
         step += 1
     assert 0 < await store.redis.ttl(keys.requests(match_id)) <= 3600

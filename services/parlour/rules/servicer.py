@@ -4,13 +4,28 @@ from __future__ import annotations
 
 import asyncio
 
+import grpc
+
 from parlour.rpc.batching import Batches
-from parlour.rpc.errors import classify, guarded, unavailable
+from parlour.rpc.errors import ServiceError, classify, guarded, unavailable
 from parlour.rules import undos
 from parlour.rules.core import RulesCore
 from parlour.rules.matchlog import match_log
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
+
+
+def seated(request: pb.ActRequest) -> pb.ActRequest:
+    """An Act must carry the hash of the seat token it acts with, which the commit checks:
+    the internal certificate alone cannot act for a seat (issue 34). The platform's own
+    actions (timers) call the core, not this port."""
+    if not request.token_hash:
+        raise ServiceError(
+            grpc.StatusCode.UNAUTHENTICATED,
+            "MISSING_SEAT_TOKEN",
+            "an Act must carry the hash of its seat token (token_hash)",
+        )
+    return request
 
 
 class RulesServicer(pb_grpc.RulesServiceServicer):
@@ -63,7 +78,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
     @guarded
     async def Act(self, request, context):
-        return await self.core.act(request)
+        return await self.core.act(seated(request))
 
     async def ActStream(self, request_iterator, context):
         """Answer each multiplexed Act as soon as it is done (possibly out of order).
@@ -78,7 +93,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
 
         async def answer(call: pb.ActStreamRequest) -> None:
             try:
-                response = await self.core.act(call.act)
+                response = await self.core.act(seated(call.act))
             except Exception as error:  # noqa: BLE001 - relayed to the caller as a status
                 out.put_nowait(
                     pb.ActStreamResponse(call_id=call.call_id, error=classify(error).to_status())
