@@ -3,8 +3,8 @@
 With PARLOUR_AUTH_JWKS_URL (or PARLOUR_AUTH_JWKS_FILE), PARLOUR_AUTH_ISSUER and
 PARLOUR_AUTH_AUDIENCE set, every GatewayService call must carry
 `authorization: Bearer <JWT>` signed by the host's identity provider; the seat token then
-travels in `x-parlour-seat-token: <token>` instead. The JWT is checked when a call starts
-(a stream outlives its JWT: the seat token, bound to the subject, keeps it). Off, nothing
+travels in `x-parlour-seat-token: <token>` instead. The JWT is checked when a call starts;
+a stream ends when its JWT expires (expiry.py). Off, nothing
 changes: the seat token stays in `authorization`.
 """
 
@@ -19,7 +19,7 @@ import inspect
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
@@ -48,9 +48,11 @@ _CURRENT: contextvars.ContextVar[Identity | None] = contextvars.ContextVar("iden
 
 @dataclass(frozen=True)
 class Identity:
-    """A verified caller: the provider's subject."""
+    """A verified caller: the provider's subject, and until when (epoch seconds: the
+    token's exp plus the leeway) its token is accepted; None: not known."""
 
     subject: str
+    valid_until: float | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str:
@@ -220,7 +222,8 @@ class Verifier:
         subject = claims["sub"]
         if not isinstance(subject, str) or not subject:
             raise refused("IDENTITY_MALFORMED", "the identity token has no subject")
-        return Identity(subject), float(claims["exp"])
+        expires = float(claims["exp"])
+        return Identity(subject, expires + self.leeway), expires
 
 
 def read_key_file(path: Path) -> jwt.PyJWKSet:

@@ -4,7 +4,7 @@ and events out, see play.py)."""
 
 from __future__ import annotations
 
-from parlour.gateway import public
+from parlour.gateway import expiry, identity, public
 from parlour.gateway.edge import Viewer, match_id_of
 from parlour.gateway.fanout import Finished, Heartbeat, Progress
 from parlour.gateway.forward import ForwardCalls
@@ -75,7 +75,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
         """The viewer's events after `after`, heartbeats while idle."""
         event_url = await self.event_url(viewer.game)
         async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
-            with self.revocable(viewer, sub):
+            with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer, sub)
                 async for item in sub.events(self.heartbeat):
@@ -107,14 +107,14 @@ class StreamCalls(ForwardCalls, MatchCalls):
         event_url = await self.event_url(viewer.game)
         session = PlaySession(
             viewer.seat,
-            lambda action: self.act(viewer, action),
+            expiry.acting(identity.current(), lambda action: self.act(viewer, action)),
             lambda event: match_event(event, event_url),
             self.heartbeat,
             lambda: self.finished(viewer.match),
             self.play_queue,
         )
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
-            with self.revocable(viewer, sub):
+            with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer, sub)
                 async for message in session.run(opened, request_iterator, sub):

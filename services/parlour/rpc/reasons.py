@@ -71,7 +71,11 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "UNAUTHENTICATED",
         "The identity token is not a JWT this gateway accepts (format, algorithm, claims).",
     ),
-    "IDENTITY_EXPIRED": ("UNAUTHENTICATED", "The identity token has expired (exp)."),
+    "IDENTITY_EXPIRED": (
+        "UNAUTHENTICATED",
+        "The identity token has expired (exp); a stream opened with it ends then: re-open "
+        "it with a fresh token and resume.",
+    ),
     "IDENTITY_NOT_YET_VALID": ("UNAUTHENTICATED", "The identity token is not valid yet (nbf)."),
     "IDENTITY_WRONG_ISSUER": ("UNAUTHENTICATED", "The identity token's issuer is not trusted."),
     "IDENTITY_WRONG_AUDIENCE": ("UNAUTHENTICATED", "The identity token is for another audience."),
