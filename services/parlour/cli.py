@@ -388,10 +388,13 @@ def match_options(game, text: str | None):
 
 
 def cmd_serve_web(args: argparse.Namespace) -> None:
+    from parlour.settings import load
     from parlour.web.server import serve
+    from parlour.web.signin import SigninSettings
 
+    signin = load(SigninSettings)
     serve(gateway_address(args), args.host, args.port,
-          lambda url: print(f"web client: {url}", flush=True))
+          lambda url: print(f"web client: {url}", flush=True), signin)
 
 
 def cmd_replay(args: argparse.Namespace) -> None:

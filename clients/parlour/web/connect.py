@@ -20,8 +20,9 @@ SERVICE = gateway_service_pb2.DESCRIPTOR.services_by_name["GatewayService"]
 PATH = f"/{SERVICE.full_name}"
 #: gRPC status names that Connect spells differently.
 RENAMED = {"CANCELLED": "CANCELED"}
-#: Headers relayed to the gateway as call metadata.
-RELAYED = ("authorization", "x-request-id")
+#: Headers relayed to the gateway as call metadata (the seat token travels in
+#: x-parlour-seat-token when the page signs in: authorization then holds the ID token).
+RELAYED = ("authorization", "x-parlour-seat-token", "x-request-id")
 
 
 def connect_code(code: grpc.StatusCode) -> Code:

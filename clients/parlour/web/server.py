@@ -2,6 +2,7 @@
 
     /parlour.gateway.v1.GatewayService/*   Connect, gRPC-Web and gRPC, relayed to the gateway
     POST /api/bots {match, count, strategy} seats bots (a `parlour bots` process) in a match
+    GET /api/signin                         the OIDC provider the page signs in with ({}: none)
     /                                       the web client (clients/web/dist)
 """
 
@@ -22,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from parlour.client.strategies import STRATEGIES
 from parlour.client.table import start_bots
 from parlour.web.connect import PATH, GatewayConnectApp, GatewayRelay
+from parlour.web.signin import SigninSettings
 
 #: The web client's bundle: in the package when installed from a wheel, else the tree's.
 _PACKAGED = Path(__file__).resolve().parent / "dist"
@@ -54,8 +56,9 @@ def bad(reason: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"reason": reason, "message": message}, status_code=status)
 
 
-def web_app(gateway: str):
-    """The ASGI app: Connect relay, bots endpoint and static client."""
+def web_app(gateway: str, signin: SigninSettings | None = None):
+    """The ASGI app: Connect relay, bots endpoint, sign-in settings and static client."""
+    page_signin = signin.page_settings() if signin is not None else {}
     relay = GatewayRelay(gateway)
     connect = GatewayConnectApp(relay)
     bots = BotKeeper(gateway)
@@ -81,6 +84,9 @@ def web_app(gateway: str):
             return bad("TOO_MANY_BOTS", str(error), 429)
         return JSONResponse({"match": match, "count": count, "strategy": strategy})
 
+    async def signin_settings(_request: Request) -> JSONResponse:
+        return JSONResponse(page_signin)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         try:
@@ -92,6 +98,7 @@ def web_app(gateway: str):
     site = Starlette(
         routes=[
             Route("/api/bots", add_bots, methods=["POST"]),
+            Route("/api/signin", signin_settings, methods=["GET"]),
             Mount("/", StaticFiles(directory=DIST, html=True)),
         ],
         lifespan=lifespan,
@@ -106,10 +113,11 @@ def web_app(gateway: str):
     return app
 
 
-def serve(gateway: str, host: str, port: int, on_ready=None) -> None:
+def serve(gateway: str, host: str, port: int, on_ready=None,
+          signin: SigninSettings | None = None) -> None:
     """Serve until interrupted; `on_ready(url)` once listening."""
-    config = uvicorn.Config(web_app(gateway), host=host, port=port, log_level="warning",
-                            lifespan="on")
+    config = uvicorn.Config(web_app(gateway, signin), host=host, port=port,
+                            log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     if on_ready is not None:
         original = server.startup

@@ -4,6 +4,7 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { createRegistry, toJson, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { anyPack, anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
 import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb";
+import { identity } from "./signin";
 import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb";
 import { file_parlour_games_houseofhorrors_v1_houseofhorrors } from "./gen/parlour/games/houseofhorrors/v1/houseofhorrors_pb";
 import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games/isayholmes/v1/isayholmes_pb";
@@ -20,7 +21,7 @@ export const registry = createRegistry(
 
 export const gateway: Client<typeof GatewayService> = createClient(
   GatewayService,
-  createConnectTransport({ baseUrl: window.location.origin, useBinaryFormat: true }),
+  createConnectTransport({ baseUrl: window.location.origin, useBinaryFormat: true, interceptors: [identity] }),
 );
 
 /** A game message carried in an Any, as protobuf JSON (enum names, camelCase fields). */

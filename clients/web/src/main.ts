@@ -5,6 +5,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { Names, namer, picture } from "./pictures";
 import { checkSeating, seatsPhrase } from "./seating";
+import { onRenewed, signIn } from "./signin";
 import { clockText, describe, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -388,6 +389,8 @@ function guard(action: () => Promise<void>): () => void {
 }
 
 async function start(): Promise<void> {
+  await signIn();
+  onRenewed(() => { if (current) { $("feed").replaceChildren(); feedTexts = []; follow(current); } });
   $("game").onchange = syncVariants;
   $("variant").onchange = syncVariant;
   $("seats").oninput = () => void checkChoice();
