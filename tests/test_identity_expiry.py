@@ -133,3 +133,74 @@ async def test_streams_end_at_the_token_expiry_and_resume_with_a_fresh_one(redis
     finally:
         await store.close()
         provider.close()
+
+
+async def test_the_sdk_reopens_its_streams_with_a_fresh_token(redis_url):
+    """The Python SDK, given `identity_token` as a function, reopens its StreamEvents and
+    Play streams with the current token when the one they were opened with expires, and
+    resumes: every event and every ack arrives across several 3 s tokens."""
+    provider = Provider()
+    try:
+        async with (
+            identity_stack(
+                redis_url, provider, auth_leeway_seconds=0, heartbeat_seconds=0.5
+            ) as (address, _),
+            GatewayClient(
+                address, identity_token=lambda: provider.token("ann", exp=int(time.time()) + 3)
+            ) as ann,
+            GatewayClient(address, identity_token=lambda: provider.token("ben")) as ben,
+        ):
+            match = await ann.create_match("tinycards", 2, seed=11)
+            players = [await ann.join(match.name, "Ann"), await ben.join(match.name, "Ben")]
+            session = players[0].session()
+            acks: asyncio.Queue = asyncio.Queue()
+            seen: list[int] = []
+
+            async def read_session() -> None:
+                while True:
+                    message = await session.receive()
+                    items = message.batch.items if message.HasField("batch") else [message]
+                    for item in items:
+                        if item.HasField("ack"):
+                            acks.put_nowait(item.ack)
+
+            async def read_feed() -> None:
+                async for item in players[0].events():
+                    seen.extend(sequences(item))
+
+            readers = [asyncio.create_task(read_session()), asyncio.create_task(read_feed())]
+            started = time.monotonic()
+            acked = 0
+            try:
+                while time.monotonic() - started < 8:
+                    progress = (await players[1].get_view()).progress
+                    if progress.HasField("outcome"):
+                        break
+                    seat = progress.pending[0].seat
+                    action = (await players[seat].actions()).actions[0]
+                    if seat == 1:
+                        await players[1].submit(action)
+                    else:
+                        request_id = session.send(action)
+                        async with asyncio.timeout(20):
+                            while (ack := await acks.get()).request_id != request_id:
+                                pass
+                        assert not ack.code, ack
+                        acked += 1
+                    await asyncio.sleep(1)
+                last = (await players[0].get_view()).progress.last_sequence
+                async with asyncio.timeout(20):
+                    while not seen or max(seen) < last:
+                        done = [t for t in readers if t.done()]
+                        assert not done, done[0].exception()
+                        await asyncio.sleep(0.1)
+                assert all(not t.done() for t in readers), "a stream ended"
+            finally:
+                for task in readers:
+                    task.cancel()
+                session.cancel()
+            assert time.monotonic() - started > 6, "the match ended before two tokens expired"
+            assert acked >= 2
+            assert len(seen) == len(set(seen)) and max(seen) == last
+    finally:
+        provider.close()

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
+from google.rpc import error_details_pb2
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
+from grpc_status import rpc_status
 
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
@@ -35,6 +37,22 @@ RETRY_CODES = frozenset(
 #: What gRPC reports, in place of the server's status, when a write meets a stream the
 #: server has just ended (the server's status is lost: grpc/grpc's aio `_write`).
 LOST_STATUS = "Internal error from Core"
+
+
+def resumable(error: grpc.aio.AioRpcError) -> bool:
+    """A stream to reopen from where it was: its connection dropped (UNAVAILABLE), or the
+    identity token it was opened with expired (IDENTITY_EXPIRED: the reopened stream
+    carries the current one, when `identity_token` is a function)."""
+    if error.code() in RESUMABLE:
+        return True
+    if error.code() != grpc.StatusCode.UNAUTHENTICATED:
+        return False
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info) and info.reason == "IDENTITY_EXPIRED":
+            return True
+    return False
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -345,7 +363,7 @@ class GatewayClient:
                 return
             except grpc.aio.AioRpcError as error:
                 failures += 1
-                if error.code() not in RESUMABLE or failures > self.backoff.attempts:
+                if not resumable(error) or failures > self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(failures))
 
@@ -524,7 +542,7 @@ class Session:
             except grpc.aio.AioRpcError as error:
                 self._failures += 1
                 lost = error.code() == grpc.StatusCode.INTERNAL and error.details() == LOST_STATUS
-                if not (lost or error.code() in RESUMABLE) or self._failures > backoff.attempts:
+                if not (lost or resumable(error)) or self._failures > backoff.attempts:
                     raise
                 await asyncio.sleep(backoff.delay(self._failures))
                 self._open()
