@@ -213,6 +213,9 @@ def check(result: dict) -> None:
     tally = result["tally"]
     # issue 34: no call ended UNKNOWN (cancelled streams) or INTERNAL (Redis restarts)
     assert not result["server_side"], f"gateway calls ended {result['server_side']}"
+    # and every refused action says why, retryably: never INTERNAL or a bare code
+    unexplained = {r for r in tally.refused if r in ("INTERNAL", "UNKNOWN") or r.isdigit()}
+    assert not unexplained, f"actions refused without a retryable reason: {dict(tally.refused)}"
     assert result["wedged"] == 0, f"{result['wedged']} lanes never finished after recovery"
     assert not result["late"]
     for name in result["names"]:
