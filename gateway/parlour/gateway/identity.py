@@ -3,9 +3,9 @@
 With PARLOUR_AUTH_JWKS_URL (or PARLOUR_AUTH_JWKS_FILE), PARLOUR_AUTH_ISSUER and
 PARLOUR_AUTH_AUDIENCE set, every GatewayService call must carry
 `authorization: Bearer <JWT>` signed by the host's identity provider; the seat token then
-travels in `x-parlour-seat-token: <token>` instead. The JWT is checked when a call starts;
-a stream ends when its JWT expires (expiry.py). Off, nothing
-changes: the seat token stays in `authorization`.
+travels in `x-parlour-seat-token: <token>` instead. The JWT is checked when a call
+starts; a stream ends when its JWT expires (expiry.py). Off, nothing changes: the seat
+token stays in `authorization`.
 """
 
 from __future__ import annotations
