@@ -50,9 +50,11 @@ lint: setup
 breaking: setup
 	$(BIN)/python tools/buf.py breaking $(BREAKING_AGAINST)
 
-# render deploy/k8s overlays, validate them offline, check every game is deployed
+# deploy/compose.yaml and the per-game Kubernetes files from the game registry; then every
+# overlay rendered by kustomize, validated offline, serving every game
 manifests: setup
-	$(BIN)/python tools/k8s.py check
+	$(BIN)/python tools/deploy.py generate
+	$(BIN)/python tools/deploy.py check
 
 # deploy/Dockerfile's steps without a container engine, then every role from its runtime stage
 image-check: setup

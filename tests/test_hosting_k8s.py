@@ -1,11 +1,11 @@
-"""Issue 10 item 2: the kustomize base and overlays render, validate against the Kubernetes
-schemas offline, serve every registered game, and carry the operational settings."""
+"""Issue 10 item 2: the kustomize base and overlays render (with kustomize itself), validate
+against the Kubernetes schemas offline, serve every registered game, and carry the
+operational settings; issue 35: the per-game files come from the game registry."""
 
 from __future__ import annotations
 
 import importlib.util
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,9 +16,9 @@ from parlour.engine.registry import playable_games
 from parlour.rpc import pki
 
 ROOT = Path(__file__).resolve().parent.parent
-# tools/k8s.py loaded by path: tools/ on sys.path would let tools/buf.py hide the buf package
-_spec = importlib.util.spec_from_file_location("k8s", ROOT / "tools" / "k8s.py")
-k8s = sys.modules["k8s"] = importlib.util.module_from_spec(_spec)
+# tools/deploy.py loaded by path: tools/ on sys.path would let tools/buf.py hide the buf package
+_spec = importlib.util.spec_from_file_location("deploy_tool", ROOT / "tools" / "deploy.py")
+k8s = sys.modules["deploy_tool"] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(k8s)
 
 OVERLAYS = ["dev", "prod"]
@@ -56,16 +56,16 @@ def test_schema_validation_rejects_a_bad_object():
     assert len(k8s.validate([bad])) >= 1
 
 
-def test_adding_a_game_is_one_line(tmp_path):
-    """Item 2: one line in games.txt gives the game its Deployment, headless Service, PDB,
-    HPA and route (after `tools/k8s.py generate`)."""
-    tree = tmp_path / "k8s"
-    shutil.copytree(k8s.K8S, tree)
-    with (tree / "base" / "games.txt").open("a") as games:
-        games.write("newgame\n")
-    for path, text in k8s.generated(tree / "base").items():
+def test_a_new_game_folder_is_deployed_by_generating(tmp_path):
+    """Issue 35 item 1: a registered game needs no line anywhere in deploy/: `generate` gives
+    it a Deployment, headless Service, PDB, HPA and gateway route, and a compose service the
+    gateway waits for."""
+    tree = tmp_path / "deploy"
+    shutil.copytree(k8s.DEPLOY, tree)
+    games = [*k8s.served_game_names(), "newgame"]
+    for path, text in k8s.generated(games, tree).items():
         path.write_text(text)
-    objects = k8s.render(tree / "overlays" / "prod")
+    objects = k8s.render(tree / "k8s" / "overlays" / "prod")
     served = k8s.served_games(objects)
     assert served["newgame"] == {
         "Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "route"
@@ -75,17 +75,22 @@ def test_adding_a_game_is_one_line(tmp_path):
         "serve-rules",
         "newgame",
     ]
+    compose = yaml.safe_load((tree / "compose.yaml").read_text())["services"]
+    assert compose["newgame"]["command"] == ["serve-rules", "newgame"]
+    assert compose["gateway"]["depends_on"]["newgame"] == {"condition": "service_healthy"}
+    assert "newgame=newgame:50051" in compose["gateway"]["environment"]["PARLOUR_RULES"]
 
 
-@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl (kustomize) not installed")
-@pytest.mark.parametrize("overlay", OVERLAYS)
-def test_render_equals_kustomize(overlay):
-    """Item 2: where kubectl is installed, its kustomize gives exactly the same objects."""
-    out = subprocess.run(
-        ["kubectl", "kustomize", str(k8s.OVERLAYS / overlay)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert k8s.render(k8s.OVERLAYS / overlay) == [d for d in yaml.safe_load_all(out.stdout) if d]
+def test_deploy_files_serve_exactly_the_registered_games():
+    """Issue 35 item 1: compose and the Kubernetes base serve every registered game and no
+    other (and the committed files are what `generate` writes: the check above)."""
+    names = set(k8s.served_game_names())
+    assert names == {game.name for game in playable_games()}
+    compose = yaml.safe_load((k8s.DEPLOY / "compose.yaml").read_text())["services"]
+    served = {name for name, s in compose.items() if s.get("command", [""])[0] == "serve-rules"}
+    assert served == names
+    deployed = k8s.served_games(k8s.render(k8s.OVERLAYS / "prod"))
+    assert {game for game, kinds in deployed.items() if "Deployment" in kinds} == names
 
 
 def test_servers_are_locked_down_probed_and_drained(rendered):
@@ -279,7 +284,7 @@ def test_network_policy_admits_probes_to_the_health_port_only(rendered):
 
 
 def test_render_takes_an_overlay_by_name_or_by_path(capsys):
-    """Issue 26 (hosts): `tools/k8s.py render prod` and `render deploy/k8s/overlays/prod` (as
+    """Issue 26 (hosts): `tools/deploy.py render prod` and `render deploy/k8s/overlays/prod` (as
     the tree shows it) print the same objects; an unknown overlay is one line naming both."""
     printed = []
     for name in ("prod", "deploy/k8s/overlays/prod", str(k8s.OVERLAYS / "prod")):

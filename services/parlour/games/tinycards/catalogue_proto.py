@@ -1,6 +1,6 @@
 """Tiny Cards' Catalogue message: twelve cards numbered 1 to 12."""
 
-from parlour.games.tinycards.game import DECK
+from parlour.games.tinycards.catalogue import DECK
 from parlour.games.tinycards.v1 import tinycards_pb2 as pb
 
 
