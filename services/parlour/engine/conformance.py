@@ -14,6 +14,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game, IllegalAction
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 
 
 @dataclass
@@ -40,19 +41,16 @@ def play_random(
     game.check_conservation(state)
     record = Playout(seed)
     pool = pool if pool is not None else []
-    for _ in range(game.max_actions + 1):
-        decisions = runtime.pending(game, state)
-        if not decisions:
-            break
-        pending_seats = sorted({d.seat for d in decisions})
-        legal = {s: check_legal_actions(game, state, s) for s in range(seats)}
+    for step in steps(game, state, chooser, legal=check_legal_actions):
+        state, seat, action = step.before, step.seat, step.action
+        pending_seats = {d.seat for d in step.decisions}
+        legal = {s: check_legal_actions(game, state, s) for s in range(seats) if s != seat}
+        legal[seat] = step.actions
         for s in range(seats):
             assert bool(legal[s]) == (s in pending_seats), (
                 f"seed {seed}: seat {s} pending={s in pending_seats} but has "
                 f"{len(legal[s])} legal actions"
             )
-        seat = pending_seats[chooser.below(len(pending_seats))]
-        action = legal[seat][chooser.below(len(legal[seat]))]
         if deep:
             check_refusals(game, state, seat, legal, pool)
             check_round_trip(game, state)
@@ -61,11 +59,10 @@ def play_random(
             pool.append(action)
         else:
             pool[chooser.below(len(pool))] = action
-        state, _ = runtime.apply(game, state, seat, action)
+        state = step.after
         game.check_conservation(state)
         record.actions.append((seat, action))
-    else:
-        raise AssertionError(f"seed {seed}: no end after {game.max_actions} actions")
+    assert not runtime.pending(game, state), f"seed {seed}: no end after {game.max_actions} actions"
     outcome = game.outcome(state)
     assert outcome is not None, f"seed {seed}: nobody owes a decision but the game is not over"
     assert len(outcome.scores) == seats and set(outcome.winners) <= set(range(seats))

@@ -24,6 +24,7 @@ from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game, Variant
 from parlour.engine.registry import get_game
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 from parlour.engine.text import table_lines
 
 SEED = 1
@@ -74,15 +75,12 @@ def playthrough(game: Game, variant: Variant, seed: int = SEED) -> str:
         f"seed: {seed}",
         *_tables(game, state, seats),
     ]
-    for step in range(1, game.max_actions + 1):
-        pending = runtime.pending(game, state)
-        if not pending:
-            break
-        seat = pending[0].seat
-        actions = runtime.legal_actions(game, state, seat)
-        labels = game.label_actions(state, seat, actions)
-        chosen = chooser.below(len(actions))
-        lines.append(f"step {step}: " + "; ".join(f"seat {d.seat} {d.kind}" for d in pending))
+    for step in steps(game, state, chooser, first_seat=True):
+        labels = game.label_actions(step.before, step.seat, step.actions)
+        chosen = step.chosen
+        lines.append(
+            f"step {step.number}: " + "; ".join(f"seat {d.seat} {d.kind}" for d in step.decisions)
+        )
         shown = labels[:MAX_LABELS]
         lines += [f"  {'>' if i == chosen else ' '} {i}. {label}" for i, label in enumerate(shown)]
         if len(labels) > MAX_LABELS:
@@ -90,8 +88,8 @@ def playthrough(game: Game, variant: Variant, seed: int = SEED) -> str:
             lines.append(f"    … {len(labels) - MAX_LABELS} more (digest {more})")
         if chosen >= MAX_LABELS:
             lines.append(f"  > {chosen}. {labels[chosen]}")
-        state, events = runtime.apply(game, state, seat, actions[chosen])
-        lines += [f"  [{_audience(e)}] {game.describe_event(e.event)}" for e in events]
+        state = step.after
+        lines += [f"  [{_audience(e)}] {game.describe_event(e.event)}" for e in step.events]
         lines.append(f"  state {_digest(runtime.serialize(state))}")
     outcome = game.outcome(state)
     lines.append(f"outcome: {outcome}")
