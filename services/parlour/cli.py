@@ -357,6 +357,10 @@ def cmd_play(args: argparse.Namespace) -> None:
 
         print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
         stack = started(LocalStack([game.name]))
+        # the terminal going away (SIGHUP) or a kill (SIGTERM) stops the stack as Ctrl+Q
+        # does: by default either would end this process and leave its children running
+        signal.signal(signal.SIGHUP, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
     args.extra = "client"
     import grpc
 

@@ -152,6 +152,16 @@ def event_text(game: Game, event: Message | None, text: str = "", viewer: int | 
     return render(line[:1].upper() + line[1:], viewer, names)
 
 
+def plural(n: int, word: str) -> str:
+    """'1 more player', '2 more players'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """'Ada', 'Ada and Ben', 'Ada, Ben and Cleo'."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
+
 def seat_word(seat: int, viewer: int | None, names: Sequence[str]) -> str:
     """A seat as the viewer reads it: "You" for their own, else the player's name."""
     return render(SEAT_REF.format(seat), viewer, names)
