@@ -25,7 +25,7 @@ import uvicorn
 from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
 
 from parlour.client import GatewayClient
-from parlour.client.seating import seats_phrase
+from parlour.client.seating import way_label
 from parlour.engine.registry import get_game
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -92,7 +92,7 @@ async def sit_down(page, case: str) -> None:
     game, title, seats, most, _options = CASES[case]
     await page.get_by_role("heading", name="New match").wait_for()
     await page.get_by_label("Game", exact=True).select_option(label=get_game(game).display_name)
-    way = f"{title} ({seats_phrase(seats, most)})"
+    way = way_label(title, seats, most)
     await page.get_by_label("Way to play").select_option(label=way)
     assert await page.get_by_label("Seats").input_value() == str(seats)
     assert await page.get_by_label("Bots", exact=True).input_value() == str(seats - 1)
@@ -135,7 +135,7 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
                 text = await page.locator("body").inner_text()
                 problems += choice_problems(labels) + screen_problems(text.splitlines())
-                assert re.search(r"^You decide", text, re.MULTILINE)
+                assert re.search(r"^Your turn", text, re.MULTILINE)
                 choices = page.get_by_role("region", name="Your choices")
                 label = labels[rng.below(len(labels))]
                 moves += 1
@@ -170,7 +170,8 @@ async def check_case(redis_url: str, case: str) -> None:
     assert not re.search(r"^\d+\. #\d+", seen["feed"], re.MULTILINE), "numbered twice"
     assert seen["spectator_choices"] == 0
     mine, watched = status_line(seen["text"]), status_line(seen["watched"])
-    assert watched.split("Scores:")[1] == re.sub(r"\bYou\b", "Ada", mine.split("Scores:")[1])
+    assert watched.split("Final scores:")[1] == re.sub(r"\bYou\b", "Ada",
+                                                        mine.split("Final scores:")[1])
 
 
 @pytest.mark.parametrize("case", QUICK)
@@ -203,7 +204,7 @@ async def test_bad_choices_are_told_before_the_match_exists(redis_url):
             assert await create.is_disabled()
             await page.get_by_label("Seats").fill("3")
             await page.get_by_label("Bots", exact=True).fill("1")
-            assert "1 seat(s) would stay empty" in await page.locator("body").inner_text()
+            assert "1 seat would stay empty" in await page.locator("body").inner_text()
             await page.get_by_role("button", name="Fill the empty seats with bots").click()
             assert await page.get_by_label("Bots", exact=True).input_value() == "2"
             assert "would stay empty" not in await page.locator("body").inner_text()
@@ -231,7 +232,7 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
                 await page.get_by_label("Match").fill(match)
                 await page.get_by_label("Your name").fill("Ada")
                 await page.get_by_role("button", name="Join").click()
-                await page.get_by_text("Bob decides").wait_for()
+                await page.get_by_text("Waiting for Bob").wait_for()
                 clocks = page.get_by_text("Bob: 9:5")
                 await clocks.wait_for()
                 first = await clocks.inner_text()
@@ -243,7 +244,7 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
                 await bob.undo()
                 ask = page.get_by_text("Bob asks to take back")
                 await ask.wait_for()
-                assert "waiting for You, Cy" in await ask.inner_text()
+                assert "waiting for you and Cy" in await ask.inner_text()
                 await page.get_by_role("button", name="Accept").click()
                 await page.get_by_text("waiting for Cy.").wait_for()
                 assert await page.get_by_role("button", name="Accept").is_hidden()

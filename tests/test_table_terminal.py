@@ -75,7 +75,7 @@ async def play_through(address: str, case: str) -> tuple[str, str, list[str]]:
                         break
                     labels = menu_labels(app)
                     problems += choice_problems(labels)
-                    assert shown(app, "#status").startswith("You decide")
+                    assert shown(app, "#status").startswith("Your turn")
                     number = str(rng.below(len(labels)) + 1)
                     await pilot.press(*number, "enter")
                     async with app.updated:
@@ -141,7 +141,7 @@ async def test_rules_text_and_details_are_behind_toggles(redis_url):
                 app.snapshot.table.Clear()  # a game that sends no table
                 app.draw_view()
                 assert shown(app, "#view-text").startswith("Hand: ")
-                assert "waiting for 1 more player(s)" in shown(app, "#status")
+                assert "waiting for 1 more player:" in shown(app, "#status")
 
 
 async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(redis_url):
@@ -199,7 +199,7 @@ async def test_time_banks_and_an_undo_request_in_the_terminal(redis_url):
                 await bob.submit(action)
                 await bob.undo()
                 await until(app, lambda: "Bob asks" in shown(app, "#undo-text"))
-                assert "waiting for You, Cy." in shown(app, "#undo-text")
+                assert "waiting for you and Cy." in shown(app, "#undo-text")
                 accept = next(b for b in app.query(Button) if str(b.label) == "Accept")
                 await pilot.pause()  # laid out now that it shows
                 assert await pilot.click(accept)

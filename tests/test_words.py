@@ -5,7 +5,9 @@ tests/test_text.py goes deeper; this holds every registered game to the same bar
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +126,22 @@ def test_described_actions_differ_within_a_decision(game, variant):
             repeats += [f"{n}x {text!r}" for text, n in told.items() if n > 1]
             state, _ = runtime.apply(game, state, seat, actions[rng.below(len(actions))])
         assert not repeats, f"{game.name} {variant.name} seats={seats}: {repeats[:5]}"
+
+
+def test_refusals_read_as_one_sentence_in_every_client():
+    """Issue 33 item 3: a refusal reads as one sentence from its reason, the same in the
+    terminal (refusals.py) and the web page (errors.ts); every reason in the table is a
+    reason the platform declares; a reason without a sentence reads as the server's
+    message, never as "REASON: …"."""
+    from parlour.client.refusals import SENTENCES, refusal_text
+    from parlour.rpc.reasons import PLATFORM_REASONS
+
+    web = Path(__file__).resolve().parent.parent / "clients/web/src/errors.ts"
+    table = dict(re.findall(r'^  ([A-Z_]+): "(.*)",$', web.read_text(), re.MULTILINE))
+    assert table == SENTENCES
+    assert not set(SENTENCES) - set(PLATFORM_REASONS)
+    assert all(s[:1].isupper() and s.endswith(".") and s.count(". ") == 0
+               for s in SENTENCES.values())
+    assert refusal_text("", "BAD_OPTIONS: round_limit out of range") == SENTENCES["BAD_OPTIONS"]
+    assert refusal_text("", "CARD_NOT_IN_HAND: that card is not in your hand") == (
+        "That card is not in your hand.")

@@ -375,7 +375,9 @@ def cmd_play(args: argparse.Namespace) -> None:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
                              args.strategy, args.join, args.seat, args.watch, options))
         except grpc.RpcError as error:
-            raise UsageError(f"{error.code().name}: {error.details()}") from None
+            from parlour.client.refusals import error_text
+
+            raise UsageError(error_text(error)) from None
 
 
 def match_options(game, text: str | None):
