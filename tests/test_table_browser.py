@@ -250,3 +250,45 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
                 assert await page.get_by_role("button", name="Accept").is_hidden()
                 await cy.answer_undo(True)
                 await ask.wait_for(state="hidden")
+
+
+async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
+    """Issue 33 item 2: the link of a full match offers someone else to watch it (one
+    sentence, a Watch button); after the match ends, the same link in a new tab of the
+    player's browser re-opens their seat (the join secret kept in localStorage), and
+    offers the others to watch the finished match."""
+    async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with Browser(address) as browser:
+            mine = await browser.browser.new_context(viewport={"width": 1024, "height": 768})
+            page = await mine.new_page()
+            await page.goto(browser.url)
+            await sit_down(page, "tinycards-standard")
+            await page.get_by_text("At the table: Ada (you) · random-bot-1").wait_for()
+            link = page.url.split("#")[1]
+            assert link.startswith("join=matches/")
+
+            async def stranger():
+                other = await browser.page("#" + link)
+                offer = other.get_by_text("Every seat of this match is taken: you can watch it")
+                await offer.wait_for()
+                body = await other.locator("body").inner_text()
+                assert "MATCH_FULL" not in body and "Error" not in body
+                await other.get_by_role("button", name="Watch this match").click()
+                await other.get_by_role("region", name="What happened").wait_for()
+                return other
+
+            watcher = await stranger()
+            assert await watcher.get_by_role("region", name="Your choices").count() == 0
+            rng = Rng.from_seed(3)
+            while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
+                choices = page.get_by_role("region", name="Your choices")
+                label = labels[rng.below(len(labels))]
+                await choices.get_by_role("button", name=label, exact=True).click()
+            again = await mine.new_page()
+            await again.goto(browser.url + "#" + link)
+            await again.get_by_text("Game over.").wait_for()
+            assert "Ada (you)" in await again.locator("body").inner_text()
+            late = await stranger()
+            await late.get_by_text("Game over.").wait_for()
+            assert "(you)" not in await late.locator("body").inner_text()
