@@ -367,7 +367,8 @@ def cmd_play(args: argparse.Namespace) -> None:
     from parlour.client.terminal import play
 
     if game and seats > args.bots + 1:
-        print(f"{seats - args.bots - 1} more seat(s) wait for players: "
+        more = seats - args.bots - 1
+        print(f"{more} more seat{'s wait' if more != 1 else ' waits'} for players: "
               "parlour play --join MATCH --gateway ADDR", flush=True)
     with stack as running:
         address = address or running.address

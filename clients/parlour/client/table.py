@@ -72,7 +72,8 @@ def end_text(outcome: rules_pb2.Outcome, me: int | None, names: Sequence[str]) -
     scores; without a summary, the winners."""
     scores = ", ".join(f"{seat_word(s, me, names)} {v}" for s, v in enumerate(outcome.scores))
     if outcome.summary:
-        said = render(outcome.summary, me, names)
+        said = render(outcome.summary, me, names).strip()
+        said = said if said.endswith((".", "!", "?")) else f"{said}."
     else:
         winners = [seat_word(w, me, names) for w in outcome.winners]
         said = f"{and_list(winners)} won." if winners else "Nobody won."

@@ -362,7 +362,8 @@ function status(match: Match, progress: MatchProgress): string {
   if (outcome) {
     const scores = outcome.scores.map((s, seat) => `${seatWord(seat, viewer, seatNames)} ${s}`).join(", ");
     const winners = outcome.winners.map((w) => seatWord(w, viewer, seatNames));
-    const said = outcome.summary ? render(outcome.summary, viewer, seatNames)
+    const summary = render(outcome.summary, viewer, seatNames).trim();
+    const said = summary ? (/[.!?]$/.test(summary) ? summary : `${summary}.`)
       : winners.length ? `${andList(winners)} won.` : "Nobody won.";
     return `Game over. ${said} Final scores: ${scores}.`;
   }

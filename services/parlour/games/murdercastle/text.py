@@ -205,7 +205,7 @@ _SIMPLE = {
     "pathway": lambda e: (f"a Hidden Bookcase Pathway joined {room(e.pathway.a)} and "
                           f"{room(e.pathway.b)}"),
     "brick_wall": lambda e: f"{seat(e.seat)} {'built' if e.built else 'destroyed'} a Brick Wall",
-    "ability": lambda e: f"{seat(e.seat)} used {owner(e.seat)} character ability",
+    "ability": lambda e: f"{owner(e.seat)} character ability was used",
     "traded": lambda e: (f"{seat(e.from_seat)} gave {e.count} Event "
                          f"{'Card' if e.count == 1 else 'Cards'} to {seat(e.to_seat)}"),
     "top_hats": lambda e: (f"{seat(e.seat)} placed the Top Hats "
