@@ -292,3 +292,62 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             late = await stranger()
             await late.get_by_text("Game over.").wait_for()
             assert "(you)" not in await late.locator("body").inner_text()
+
+
+async def test_a_simultaneous_vote_is_not_bounced_by_another_seats_vote(redis_url):
+    """Issue 33 item 3: in Play as Holmes the investigators vote at once, each vote a new
+    version; a vote cast on buttons drawn before another seat's vote is the same choice
+    still, so the page sends it again at the new version instead of a 409 (ABORTED,
+    VERSION_MISMATCH) the person must answer by voting again."""
+    from parlour.games.murdercastle.v1 import murdercastle_pb2
+
+    options = murdercastle_pb2.Options(play_as_holmes=murdercastle_pb2.PlayAsHolmes(seat=0))
+    secret = "s" * 24
+    async with running_stack(redis_url, games=("murdercastle",)) as (address, _):
+        async with GatewayClient(address) as client:
+            created = await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="murdercastle", seats=4, seed=11, allow_spectators=True,
+                request_id="vote", options=pack(options)))
+            match = created.match.name
+            seats = [await client.join(match, name, n, join_secret=secret if n == 1 else "")
+                     for n, name in enumerate(("Holmes", "Ada", "Ben", "Cy"))]
+            voters = await drive_to_a_vote(seats)
+            async with Browser(address) as browser:
+                context = await browser.browser.new_context()
+                kept = json.dumps({"match": match, "seat": 1, "joinSecret": secret})
+                await context.add_init_script(
+                    f"localStorage.setItem('parlour:seat:{match}', {json.dumps(kept)})")
+                page = await context.new_page()
+                await page.goto(browser.url + "#join=" + match)
+                choices = page.get_by_role("region", name="Your choices")
+                await choices.get_by_role("button", name=re.compile("^vote to keep")).wait_for()
+                other = seats[voters[0]]
+                await other.submit((await other.legal_actions())[0][0])
+                await choices.get_by_role("button", name=re.compile("^vote to keep")).click()
+                await page.get_by_text("Your vote: keep").wait_for()
+                body = await page.locator("body").inner_text()
+                assert "moved on" not in body and "VERSION_MISMATCH" not in body
+
+
+def pack(message):
+    from google.protobuf import any_pb2
+
+    out = any_pb2.Any()
+    out.Pack(message)
+    return out
+
+
+async def drive_to_a_vote(seats) -> list[int]:
+    """Play the seats through the API (proposing discards when offered) until seat 1 and
+    another investigator both owe a vote; the others who owe one."""
+    rng = Rng.from_seed(1)
+    for _ in range(3000):
+        progress = await seats[0].progress()
+        voting = [d.seat for d in progress.pending if d.kind == "junction_vote"]
+        if 1 in voting and len(voting) > 1:
+            return [s for s in voting if s != 1]
+        seat = seats[progress.pending[rng.below(len(progress.pending))].seat]
+        legal = await seat.legal_actions()
+        proposals = [a for a, label in legal if label.startswith("propose")]
+        await seat.submit(proposals[0] if proposals else legal[rng.below(len(legal))][0])
+    raise AssertionError("no vote came up")

@@ -5,6 +5,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { Names, namer, picture } from "./pictures";
 import { checkSeating, wayLabel } from "./seating";
+import { ConnectError } from "@connectrpc/connect";
 import { errorText } from "./errors";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
@@ -418,16 +419,41 @@ async function answerUndo(accept: boolean): Promise<void> {
   await refresh();
 }
 
+function submit(action: Any, expected: bigint) {
+  return gateway.submitAction(
+    { match: current!.match, action, requestId: crypto.randomUUID(), expectedVersion: expected },
+    bearer(current!.token),
+  );
+}
+
+/** The match's version now if `error` is a version mismatch and `action` (its exact bytes)
+ * is still among the seat's legal actions; else null. */
+async function stillOffered(error: unknown, action: Any): Promise<bigint | null> {
+  if (!(error instanceof ConnectError) || !error.rawMessage.startsWith("VERSION_MISMATCH")) return null;
+  const listed = await gateway.listActions({ match: current!.match }, bearer(current!.token));
+  const same = (a: Any) => a.typeUrl === action.typeUrl && a.value.length === action.value.length
+    && a.value.every((b, i) => b === action.value[i]);
+  return listed.actions.some(same) ? listed.progress?.version ?? null : null;
+}
+
 async function act(index: number): Promise<void> {
   if (!current?.token || acting) return;
   acting = true;
   document.body.dataset.state = "acting";
   for (const button of $("actions").querySelectorAll("button")) (button as HTMLButtonElement).disabled = true;
+  const chosen = actions[index];
   try {
-    const answer = await gateway.submitAction(
-      { match: current.match, action: actions[index], requestId: crypto.randomUUID(), expectedVersion: version },
-      bearer(current.token),
-    );
+    let answer;
+    try {
+      answer = await submit(chosen, version);
+    } catch (e) {
+      // Another seat moved first (a simultaneous vote: each vote is a new version). When
+      // the very same choice is still offered, it still means what the person chose: send
+      // it again at the new version rather than bounce it (the 409 of issue 33 item 3).
+      const now = await stillOffered(e, chosen);
+      if (now === null) throw e;
+      answer = await submit(chosen, now);
+    }
     // Views read before the action are older than this: drop them.
     const after = answer.result?.progress?.version ?? 0n;
     if (after > version) version = after;
