@@ -351,3 +351,25 @@ async def drive_to_a_vote(seats) -> list[int]:
         proposals = [a for a, label in legal if label.startswith("propose")]
         await seat.submit(proposals[0] if proposals else legal[rng.below(len(legal))][0])
     raise AssertionError("no vote came up")
+
+
+async def test_refusals_read_as_sentences(redis_url):
+    """Issue 33 item 3: options that are not JSON, and options the game refuses
+    (BAD_OPTIONS), read as one sentence each: no error class, no raw reason."""
+    async with running_stack(redis_url, games=("isayholmes",)) as (address, _):
+        async with Browser(address) as browser:
+            page = await browser.page()
+            await page.get_by_role("heading", name="New match").wait_for()
+            await page.get_by_label("Bots", exact=True).fill("2")
+            await page.get_by_text("Options (JSON, for developers)").click()
+            shown = page.get_by_role("alert")
+            for typed, said in (
+                ('{"rounds": ', "The options are not valid JSON: check their brackets, quotes "
+                                "and commas."),
+                ('{"rounds": 99}', "The game cannot be set up with these options: check them "
+                                   "and try again."),
+            ):
+                await page.get_by_label("Options (JSON)").fill(typed)
+                await page.get_by_role("button", name="Create and sit down").click()
+                await page.get_by_text(said).wait_for()
+                assert await shown.first.inner_text() == said

@@ -275,3 +275,21 @@ def _terminal(fd: int, close: threading.Event) -> None:
             if select.select([fd], [], [], 0.2)[0]:
                 os.read(fd, 65536)
     os.close(fd)
+
+
+async def test_a_refusal_reads_as_a_sentence_in_the_terminal(redis_url):
+    """Issue 33 item 3: `parlour play --join` on a full match ends with the refusal's
+    sentence, not "FAILED_PRECONDITION: MATCH_FULL: …"."""
+    async with running_stack(redis_url, games=("tinycards",)) as (address, _):
+        async with GatewayClient(address) as client:
+            match = (await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="tinycards", seats=2, request_id="full"))).match.name
+            for seat in range(2):
+                await client.join(match, f"p{seat}", seat)
+        play = await asyncio.create_subprocess_exec(
+            str(Path(sys.executable).parent / "parlour"), "play", "--join", match,
+            "--gateway", address, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _out, err = await play.communicate()
+    assert play.returncode == 2
+    assert err.decode().strip() == (
+        "parlour play: Every seat of this match is taken: you can watch it instead.")
