@@ -145,3 +145,16 @@ def test_refusals_read_as_one_sentence_in_every_client():
     assert refusal_text("", "BAD_OPTIONS: round_limit out of range") == SENTENCES["BAD_OPTIONS"]
     assert refusal_text("", "CARD_NOT_IN_HAND: that card is not in your hand") == (
         "That card is not in your hand.")
+
+
+def test_seat_references_are_written_in_the_viewers_person():
+    """Issue 33 item 1: the three forms of a seat reference, for the seat itself, another
+    seat and a spectator; the viewer's reference capitalised where a sentence starts."""
+    line = "{seat:1|holds|hold} the Key; {seat:0} took {seat:1's} card. {seat:1|is|are} next"
+    names = ["Ada", "Ben"]
+    assert render(line, 1, names) == "You hold the Key; Ada took your card. You are next"
+    assert render(line, 0, names) == "Ben holds the Key; you took Ben's card. Ben is next"
+    assert render(line, None, ["Ada", ""]) == (
+        "Player 2 holds the Key; Ada took Player 2's card. Player 2 is next")
+    assert person_problems(["you holds the Key", "Event Card(s)", "seat 0 escaped"]) == [
+        "'you holds the Key'", "'Event Card(s)'", "'seat 0 escaped'"]
