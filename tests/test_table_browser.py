@@ -354,8 +354,9 @@ async def drive_to_a_vote(seats) -> list[int]:
 
 
 async def test_refusals_read_as_sentences(redis_url):
-    """Issue 33 item 3: options that are not JSON, and options the game refuses
-    (BAD_OPTIONS), read as one sentence each: no error class, no raw reason."""
+    """Issue 33 item 3: options that are not JSON, options the game refuses (BAD_OPTIONS)
+    and a link to no match read as one sentence each: no error class, no raw reason (and
+    the link opens the lobby, not a blank page)."""
     async with running_stack(redis_url, games=("isayholmes",)) as (address, _):
         async with Browser(address) as browser:
             page = await browser.page()
@@ -373,3 +374,7 @@ async def test_refusals_read_as_sentences(redis_url):
                 await page.get_by_role("button", name="Create and sit down").click()
                 await page.get_by_text(said).wait_for()
                 assert await shown.first.inner_text() == said
+            lost = await browser.page("#join=matches/0123456789abcdef")
+            await lost.get_by_role("heading", name="New match").wait_for()
+            said = "There is no match of that name: check the link or the code."
+            assert await lost.get_by_role("alert").first.inner_text() == said

@@ -202,6 +202,8 @@ async function join(): Promise<void> {
     keep({ match, seat: joined.seat, joinSecret, variant: mine?.variant });
     await sit({ match, token: joined.seatToken, seat: joined.seat, variant: mine?.variant });
   } catch (e) {
+    const full = e instanceof ConnectError && /^(MATCH_FULL|SEAT_TAKEN|GAME_OVER):/.test(e.rawMessage);
+    if (!full) throw e;
     offerToWatch(match, errorText(e));
   }
 }
@@ -488,7 +490,14 @@ async function start(): Promise<void> {
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {
     $<HTMLInputElement>("match").value = match;
-    await (kind === "join" ? join() : watch());
+    try {
+      await (kind === "join" ? join() : watch());
+    } catch (e) {
+      // a link to no match (or one this page cannot open): the lobby, with the reason
+      show("lobby");
+      history.replaceState(null, "", "#");
+      error(errorText(e));
+    }
   } else {
     show("lobby");
   }
