@@ -7,13 +7,12 @@ are shortened by an option a person could type (fewer rounds) so a whole match f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from google.protobuf.message import Message
 
 from parlour.engine.registry import games
-from parlour.engine.text import label_problems, text_problems
+from parlour.engine.text import label_problems, person_problems, text_problems
 
 #: Options fields set to shorten a match, per game (protobuf field name: value).
 SHORTER = {"isayholmes": {"rounds": 1}, "murdercastle": {"round_limit": 3}}
@@ -49,8 +48,7 @@ def choice_problems(labels: list[str]) -> list[str]:
 
 
 def screen_problems(lines: Iterable[str]) -> list[str]:
-    """Internal ids or enum names in what the person reads (unrendered seat references too)."""
+    """Internal ids or enum names in what the person reads, and what reads wrong for them
+    (issue 33: a reference left unwritten, "you holds", "(s)", a 0-based seat)."""
     lines = list(lines)
-    raw = [f"unrendered seat reference in {line!r}" for line in lines
-           if re.search(r"\{seat:\d+\}", line)]
-    return raw + text_problems(lines)
+    return text_problems(lines) + [f"reads wrong: {p}" for p in person_problems(lines)]

@@ -73,7 +73,8 @@ async def test_platform_plays_an_abandoned_seat(client, stack, tmp_path):
     final = await wait_finished(client, match, watcher)
     watcher.stop()
     assert sorted(abandonments(watcher)) == [(0, False), (1, False)]
-    assert "the platform played abandoned seat(s) 0, 1" in final.progress.outcome.summary
+    assert "The platform played for {seat:0} and {seat:1} after leaving." in (
+        final.progress.outcome.summary)
     verifies(stack, match, tmp_path / "played.json")
 
 

@@ -159,5 +159,5 @@ async def test_the_demo_shows_a_timer_firing_once(capsys):
         finally:
             stack.stop()
     out = capsys.readouterr().out
-    assert "ran out of time (turn); played for them:" in out
+    assert "ran out of time; the platform chose “" in out and "{seat:" not in out
     assert "1 TimedOut event at version" in out and "bot2=0 ms" in out

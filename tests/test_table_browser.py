@@ -25,7 +25,7 @@ import uvicorn
 from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
 
 from parlour.client import GatewayClient
-from parlour.client.seating import seats_phrase
+from parlour.client.seating import way_label
 from parlour.engine.registry import get_game
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -92,7 +92,7 @@ async def sit_down(page, case: str) -> None:
     game, title, seats, most, _options = CASES[case]
     await page.get_by_role("heading", name="New match").wait_for()
     await page.get_by_label("Game", exact=True).select_option(label=get_game(game).display_name)
-    way = f"{title} ({seats_phrase(seats, most)})"
+    way = way_label(title, seats, most)
     await page.get_by_label("Way to play").select_option(label=way)
     assert await page.get_by_label("Seats").input_value() == str(seats)
     assert await page.get_by_label("Bots", exact=True).input_value() == str(seats - 1)
@@ -135,7 +135,7 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
                 text = await page.locator("body").inner_text()
                 problems += choice_problems(labels) + screen_problems(text.splitlines())
-                assert re.search(r"^You decide", text, re.MULTILINE)
+                assert re.search(r"^Your turn", text, re.MULTILINE)
                 choices = page.get_by_role("region", name="Your choices")
                 label = labels[rng.below(len(labels))]
                 moves += 1
@@ -170,7 +170,8 @@ async def check_case(redis_url: str, case: str) -> None:
     assert not re.search(r"^\d+\. #\d+", seen["feed"], re.MULTILINE), "numbered twice"
     assert seen["spectator_choices"] == 0
     mine, watched = status_line(seen["text"]), status_line(seen["watched"])
-    assert watched.split("Scores:")[1] == re.sub(r"\bYou\b", "Ada", mine.split("Scores:")[1])
+    assert watched.split("Final scores:")[1] == re.sub(r"\bYou\b", "Ada",
+                                                        mine.split("Final scores:")[1])
 
 
 @pytest.mark.parametrize("case", QUICK)
@@ -203,7 +204,7 @@ async def test_bad_choices_are_told_before_the_match_exists(redis_url):
             assert await create.is_disabled()
             await page.get_by_label("Seats").fill("3")
             await page.get_by_label("Bots", exact=True).fill("1")
-            assert "1 seat(s) would stay empty" in await page.locator("body").inner_text()
+            assert "1 seat would stay empty" in await page.locator("body").inner_text()
             await page.get_by_role("button", name="Fill the empty seats with bots").click()
             assert await page.get_by_label("Bots", exact=True).input_value() == "2"
             assert "would stay empty" not in await page.locator("body").inner_text()
@@ -231,7 +232,7 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
                 await page.get_by_label("Match").fill(match)
                 await page.get_by_label("Your name").fill("Ada")
                 await page.get_by_role("button", name="Join").click()
-                await page.get_by_text("Bob decides").wait_for()
+                await page.get_by_text("Waiting for Bob").wait_for()
                 clocks = page.get_by_text("Bob: 9:5")
                 await clocks.wait_for()
                 first = await clocks.inner_text()
@@ -243,9 +244,137 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
                 await bob.undo()
                 ask = page.get_by_text("Bob asks to take back")
                 await ask.wait_for()
-                assert "waiting for You, Cy" in await ask.inner_text()
+                assert "waiting for you and Cy" in await ask.inner_text()
                 await page.get_by_role("button", name="Accept").click()
                 await page.get_by_text("waiting for Cy.").wait_for()
                 assert await page.get_by_role("button", name="Accept").is_hidden()
                 await cy.answer_undo(True)
                 await ask.wait_for(state="hidden")
+
+
+async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
+    """Issue 33 item 2: the link of a full match offers someone else to watch it (one
+    sentence, a Watch button); after the match ends, the same link in a new tab of the
+    player's browser re-opens their seat (the join secret kept in localStorage), and
+    offers the others to watch the finished match."""
+    async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with Browser(address) as browser:
+            mine = await browser.browser.new_context(viewport={"width": 1024, "height": 768})
+            page = await mine.new_page()
+            await page.goto(browser.url)
+            await sit_down(page, "tinycards-standard")
+            await page.get_by_text("At the table: Ada (you) · random-bot-1").wait_for()
+            link = page.url.split("#")[1]
+            assert link.startswith("join=matches/")
+
+            async def stranger():
+                other = await browser.page("#" + link)
+                offer = other.get_by_text("Every seat of this match is taken: you can watch it")
+                await offer.wait_for()
+                body = await other.locator("body").inner_text()
+                assert "MATCH_FULL" not in body and "Error" not in body
+                await other.get_by_role("button", name="Watch this match").click()
+                await other.get_by_role("region", name="What happened").wait_for()
+                return other
+
+            watcher = await stranger()
+            assert await watcher.get_by_role("region", name="Your choices").count() == 0
+            rng = Rng.from_seed(3)
+            while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
+                choices = page.get_by_role("region", name="Your choices")
+                label = labels[rng.below(len(labels))]
+                await choices.get_by_role("button", name=label, exact=True).click()
+            again = await mine.new_page()
+            await again.goto(browser.url + "#" + link)
+            await again.get_by_text("Game over.").wait_for()
+            assert "Ada (you)" in await again.locator("body").inner_text()
+            late = await stranger()
+            await late.get_by_text("Game over.").wait_for()
+            assert "(you)" not in await late.locator("body").inner_text()
+
+
+async def test_a_simultaneous_vote_is_not_bounced_by_another_seats_vote(redis_url):
+    """Issue 33 item 3: in Play as Holmes the investigators vote at once, each vote a new
+    version; a vote cast on buttons drawn before another seat's vote is the same choice
+    still, so the page sends it again at the new version instead of a 409 (ABORTED,
+    VERSION_MISMATCH) the person must answer by voting again."""
+    from parlour.games.murdercastle.v1 import murdercastle_pb2
+
+    options = murdercastle_pb2.Options(play_as_holmes=murdercastle_pb2.PlayAsHolmes(seat=0))
+    secret = "s" * 24
+    async with running_stack(redis_url, games=("murdercastle",)) as (address, _):
+        async with GatewayClient(address) as client:
+            created = await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="murdercastle", seats=4, seed=11, allow_spectators=True,
+                request_id="vote", options=pack(options)))
+            match = created.match.name
+            seats = [await client.join(match, name, n, join_secret=secret if n == 1 else "")
+                     for n, name in enumerate(("Holmes", "Ada", "Ben", "Cy"))]
+            voters = await drive_to_a_vote(seats)
+            async with Browser(address) as browser:
+                context = await browser.browser.new_context()
+                kept = json.dumps({"match": match, "seat": 1, "joinSecret": secret})
+                await context.add_init_script(
+                    f"localStorage.setItem('parlour:seat:{match}', {json.dumps(kept)})")
+                page = await context.new_page()
+                await page.goto(browser.url + "#join=" + match)
+                choices = page.get_by_role("region", name="Your choices")
+                await choices.get_by_role("button", name=re.compile("^vote to keep")).wait_for()
+                other = seats[voters[0]]
+                await other.submit((await other.legal_actions())[0][0])
+                await choices.get_by_role("button", name=re.compile("^vote to keep")).click()
+                await page.get_by_text("Your vote: keep").wait_for()
+                body = await page.locator("body").inner_text()
+                assert "moved on" not in body and "VERSION_MISMATCH" not in body
+
+
+def pack(message):
+    from google.protobuf import any_pb2
+
+    out = any_pb2.Any()
+    out.Pack(message)
+    return out
+
+
+async def drive_to_a_vote(seats) -> list[int]:
+    """Play the seats through the API (proposing discards when offered) until seat 1 and
+    another investigator both owe a vote; the others who owe one."""
+    rng = Rng.from_seed(1)
+    for _ in range(3000):
+        progress = await seats[0].progress()
+        voting = [d.seat for d in progress.pending if d.kind == "junction_vote"]
+        if 1 in voting and len(voting) > 1:
+            return [s for s in voting if s != 1]
+        seat = seats[progress.pending[rng.below(len(progress.pending))].seat]
+        legal = await seat.legal_actions()
+        proposals = [a for a, label in legal if label.startswith("propose")]
+        await seat.submit(proposals[0] if proposals else legal[rng.below(len(legal))][0])
+    raise AssertionError("no vote came up")
+
+
+async def test_refusals_read_as_sentences(redis_url):
+    """Issue 33 item 3: options that are not JSON, options the game refuses (BAD_OPTIONS)
+    and a link to no match read as one sentence each: no error class, no raw reason (and
+    the link opens the lobby, not a blank page)."""
+    async with running_stack(redis_url, games=("isayholmes",)) as (address, _):
+        async with Browser(address) as browser:
+            page = await browser.page()
+            await page.get_by_role("heading", name="New match").wait_for()
+            await page.get_by_label("Bots", exact=True).fill("2")
+            await page.get_by_text("Options (JSON, for developers)").click()
+            shown = page.get_by_role("alert")
+            for typed, said in (
+                ('{"rounds": ', "The options are not valid JSON: check their brackets, quotes "
+                                "and commas."),
+                ('{"rounds": 99}', "The game cannot be set up with these options: check them "
+                                   "and try again."),
+            ):
+                await page.get_by_label("Options (JSON)").fill(typed)
+                await page.get_by_role("button", name="Create and sit down").click()
+                await page.get_by_text(said).wait_for()
+                assert await shown.first.inner_text() == said
+            lost = await browser.page("#join=matches/0123456789abcdef")
+            await lost.get_by_role("heading", name="New match").wait_for()
+            said = "There is no match of that name: check the link or the code."
+            assert await lost.get_by_role("alert").first.inner_text() == said

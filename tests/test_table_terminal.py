@@ -9,7 +9,17 @@ decision - no two choices alike, no internal ids, seats named ("You", the player
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -65,7 +75,7 @@ async def play_through(address: str, case: str) -> tuple[str, str, list[str]]:
                         break
                     labels = menu_labels(app)
                     problems += choice_problems(labels)
-                    assert shown(app, "#status").startswith("You decide")
+                    assert shown(app, "#status").startswith("Your turn")
                     number = str(rng.below(len(labels)) + 1)
                     await pilot.press(*number, "enter")
                     async with app.updated:
@@ -131,7 +141,7 @@ async def test_rules_text_and_details_are_behind_toggles(redis_url):
                 app.snapshot.table.Clear()  # a game that sends no table
                 app.draw_view()
                 assert shown(app, "#view-text").startswith("Hand: ")
-                assert "waiting for 1 more player(s)" in shown(app, "#status")
+                assert "waiting for 1 more player:" in shown(app, "#status")
 
 
 async def test_a_spectator_watches_bots_to_the_end_in_the_terminal(redis_url):
@@ -189,7 +199,7 @@ async def test_time_banks_and_an_undo_request_in_the_terminal(redis_url):
                 await bob.submit(action)
                 await bob.undo()
                 await until(app, lambda: "Bob asks" in shown(app, "#undo-text"))
-                assert "waiting for You, Cy." in shown(app, "#undo-text")
+                assert "waiting for you and Cy." in shown(app, "#undo-text")
                 accept = next(b for b in app.query(Button) if str(b.label) == "Accept")
                 await pilot.pause()  # laid out now that it shows
                 assert await pilot.click(accept)
@@ -197,3 +207,89 @@ async def test_time_banks_and_an_undo_request_in_the_terminal(redis_url):
                 assert not accept.display
                 await cy.answer_undo(True)
                 await until(app, lambda: not app.query_one("#undo").display)
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is `pid` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_play_stops_its_stack_when_its_terminal_goes_away():
+    """Issue 33 item 4: `parlour play` in a terminal that closes (SIGHUP from the kernel)
+    stops Redis, the rules service and the gateway it started, as Ctrl+Q does."""
+    master, slave = os.openpty()
+
+    def own_terminal() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    play = subprocess.Popen(
+        [str(Path(sys.executable).parent / "parlour"), "play", "tinycards", "--bots", "1"],
+        stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+        preexec_fn=own_terminal, env={**os.environ, "TERM": "xterm"},
+    )
+    os.close(slave)
+    close, children = threading.Event(), []
+    terminal = threading.Thread(target=_terminal, args=(master, close), daemon=True)
+    terminal.start()
+    try:
+        deadline = time.monotonic() + 120
+        while len(children := _children(play.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert len(children) >= 3, f"the stack did not start: {children}"
+        time.sleep(3)  # the app is up and playing
+        close.set()  # the terminal goes away: the kernel sends SIGHUP
+        terminal.join()
+        play.wait(60)
+        deadline = time.monotonic() + 30
+        while any(map(_alive, children)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not [c for c in children if _alive(c)], "the stack outlived its terminal"
+    finally:
+        close.set()
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+        for child in filter(_alive, children):
+            os.kill(child, signal.SIGKILL)
+
+
+def _terminal(fd: int, close: threading.Event) -> None:
+    """A terminal: read what the app writes until told to close, then close."""
+    with contextlib.suppress(OSError):
+        while not close.is_set():
+            if select.select([fd], [], [], 0.2)[0]:
+                os.read(fd, 65536)
+    os.close(fd)
+
+
+async def test_a_refusal_reads_as_a_sentence_in_the_terminal(redis_url):
+    """Issue 33 item 3: `parlour play --join` on a full match ends with the refusal's
+    sentence, not "FAILED_PRECONDITION: MATCH_FULL: …"."""
+    async with running_stack(redis_url, games=("tinycards",)) as (address, _):
+        async with GatewayClient(address) as client:
+            match = (await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="tinycards", seats=2, request_id="full"))).match.name
+            for seat in range(2):
+                await client.join(match, f"p{seat}", seat)
+        play = await asyncio.create_subprocess_exec(
+            str(Path(sys.executable).parent / "parlour"), "play", "--join", match,
+            "--gateway", address, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _out, err = await play.communicate()
+    assert play.returncode == 2
+    assert err.decode().strip() == (
+        "parlour play: Every seat of this match is taken: you can watch it instead.")

@@ -87,7 +87,7 @@ def test_an_open_undo_request_says_who_asks_and_who_must_answer():
         seat=1, took_back="{seat:1} played the 7", awaiting=[0, 2], accepted=[2]))
     names = ["Ada", "Bob", "Cy"]
     assert undo_text(progress, 0, names) == (
-        "Bob asks to take back “Bob played the 7”; waiting for You.")
+        "Bob asks to take back “Bob played the 7”; waiting for you.")
     assert owes_undo_answer(progress, 0)
     assert not owes_undo_answer(progress, 2) and not owes_undo_answer(progress, None)
     assert not owes_undo_answer(gw.MatchProgress(), 0)
@@ -99,7 +99,7 @@ def test_seat_counts_outside_the_variant_are_refused_and_empty_seats_offered_bot
     seats nobody fills are a warning that offers bots."""
     assert check_seating("Trio", 3, 3, 1, 0).errors == ["Trio takes exactly 3 seats, not 1."]
     assert check_seating("Trio", 3, 3, 3, 3).errors == [
-        "At most 2 bot(s): you take one of the 3 seats."]
+        "At most 2 bots: you take one of the 3 seats."]
     lonely = check_seating("Play as Holmes", 4, 4, 4, 1)
     assert not lonely.errors and lonely.empty == 2 and "Fill them with bots?" in lonely.warnings[0]
     assert check_seating("Duo", 2, 4, 2, 1) == Seating()

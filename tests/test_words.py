@@ -5,19 +5,31 @@ tests/test_text.py goes deeper; this holds every registered game to the same bar
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
-from parlour.engine import runtime
+from parlour.engine import runtime, timeouts, undo
 from parlour.engine.registry import games
 from parlour.engine.rng import Rng
-from parlour.engine.text import SEAT, label_problems, table_lines, text_problems
+from parlour.engine.text import (
+    SEAT,
+    label_problems,
+    person_problems,
+    render,
+    table_lines,
+    text_problems,
+)
+from parlour.engine.v1.platform_pb2 import UndoRequested
 
 MATCHES = 2
 CASES = [(g, v) for g in games().values() for v in g.variants()]
 
 
 def _seats_named(texts, seats):
-    return [t for t in texts for n in SEAT.findall(t) if int(n) >= seats]
+    return [t for t in texts for m in SEAT.finditer(t) if int(m.group(1)) >= seats]
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES, ids=[f"{g.name}-{v.name}" for g, v in CASES])
@@ -44,3 +56,105 @@ def test_words_of_whole_matches(game, variant):
             lines = table_lines(game.describe_view(runtime.view(game, state, viewer), viewer))
             problems += text_problems(lines)
         assert not problems, f"{game.name} {variant.name} seats={seats}: {problems[:5]}"
+
+
+NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
+
+
+def _read(texts, seats):
+    """Texts written out for every seat and a spectator, as each would read them."""
+    return [render(t, viewer, NAMES[:seats]) for t in texts for viewer in [*range(seats), None]]
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=[f"{g.name}-{v.name}" for g, v in CASES])
+def test_words_read_in_the_right_person(game, variant):
+    """Issue 33 item 1: every label, event, notice, table line and summary of seeded matches,
+    written out for each seat and a spectator, has no reference left unwritten ("{"), no
+    "you holds", no "(s)", no 0-based seat number; summaries start with a capital."""
+    low, high = game.seat_range(variant.options)
+    for match in range(MATCHES):
+        seats = (low, high)[match % 2]
+        state = game.new_state(variant.options, seats, 200 + match)
+        rng = Rng.from_seed(match)
+        lines: list[str] = []
+        for _ in range(game.max_actions):
+            pending = runtime.pending(game, state)
+            if not pending:
+                break
+            seat = pending[rng.below(len(pending))].seat
+            actions = runtime.legal_actions(game, state, seat)
+            lines += [render(t, seat, NAMES[:seats])
+                      for t in game.label_actions(state, seat, actions)]
+            action = actions[rng.below(len(actions))]
+            lines += _read([timeouts.describe(timeouts.timed_out_event(game, seat, "x", action)),
+                            undo.describe_requested(UndoRequested(
+                                seat=seat, took_back=game.describe_action(action),
+                                awaiting=[s for s in range(seats) if s != seat]))], seats)
+            state, events = runtime.apply(game, state, seat, action)
+            lines += _read([game.describe_event(e.event) for e in events], seats)
+            if rng.below(20) == 0 or not runtime.pending(game, state):
+                for viewer in [*range(seats), None]:
+                    view = game.describe_view(runtime.view(game, state, viewer), viewer)
+                    lines += table_lines(view, viewer, NAMES[:seats])
+        outcome = game.outcome(state)
+        summaries = _read([outcome.summary], seats) if outcome else []
+        problems = person_problems(lines + summaries) + text_problems(lines + summaries)
+        problems += [f"lower case: {s!r}" for s in summaries if s[:1].islower()]
+        assert not problems, f"{game.name} {variant.name} seats={seats}: {problems[:8]}"
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=[f"{g.name}-{v.name}" for g, v in CASES])
+def test_described_actions_differ_within_a_decision(game, variant):
+    """Issue 33 item 5: `describe_action` (undo and timeout notices, logs) tells a decision's
+    actions apart, as `label_actions` does, except where the difference is a secret card
+    (the game's text.SECRET_ACTIONS)."""
+    secret = getattr(game.text, "SECRET_ACTIONS", frozenset())
+    low, high = game.seat_range(variant.options)
+    for match in range(MATCHES):
+        seats = (low, high)[match % 2]
+        state = game.new_state(variant.options, seats, 300 + match)
+        rng = Rng.from_seed(match)
+        repeats: list[str] = []
+        for _ in range(game.max_actions):
+            pending = runtime.pending(game, state)
+            if not pending:
+                break
+            seat = pending[rng.below(len(pending))].seat
+            actions = runtime.legal_actions(game, state, seat)
+            told = Counter(game.describe_action(a) for a in actions
+                           if a.WhichOneof("kind") not in secret)
+            repeats += [f"{n}x {text!r}" for text, n in told.items() if n > 1]
+            state, _ = runtime.apply(game, state, seat, actions[rng.below(len(actions))])
+        assert not repeats, f"{game.name} {variant.name} seats={seats}: {repeats[:5]}"
+
+
+def test_refusals_read_as_one_sentence_in_every_client():
+    """Issue 33 item 3: a refusal reads as one sentence from its reason, the same in the
+    terminal (refusals.py) and the web page (errors.ts); every reason in the table is a
+    reason the platform declares; a reason without a sentence reads as the server's
+    message, never as "REASON: …"."""
+    from parlour.client.refusals import SENTENCES, refusal_text
+    from parlour.rpc.reasons import PLATFORM_REASONS
+
+    web = Path(__file__).resolve().parent.parent / "clients/web/src/errors.ts"
+    table = dict(re.findall(r'^  ([A-Z_]+): "(.*)",$', web.read_text(), re.MULTILINE))
+    assert table == SENTENCES
+    assert not set(SENTENCES) - set(PLATFORM_REASONS)
+    assert all(s[:1].isupper() and s.endswith(".") and s.count(". ") == 0
+               for s in SENTENCES.values())
+    assert refusal_text("", "BAD_OPTIONS: round_limit out of range") == SENTENCES["BAD_OPTIONS"]
+    assert refusal_text("", "CARD_NOT_IN_HAND: that card is not in your hand") == (
+        "That card is not in your hand.")
+
+
+def test_seat_references_are_written_in_the_viewers_person():
+    """Issue 33 item 1: the three forms of a seat reference, for the seat itself, another
+    seat and a spectator; the viewer's reference capitalised where a sentence starts."""
+    line = "{seat:1|holds|hold} the Key; {seat:0} took {seat:1's} card. {seat:1|is|are} next"
+    names = ["Ada", "Ben"]
+    assert render(line, 1, names) == "You hold the Key; Ada took your card. You are next"
+    assert render(line, 0, names) == "Ben holds the Key; you took Ben's card. Ben is next"
+    assert render(line, None, ["Ada", ""]) == (
+        "Player 2 holds the Key; Ada took Player 2's card. Player 2 is next")
+    assert person_problems(["you holds the Key", "Event Card(s)", "seat 0 escaped"]) == [
+        "'you holds the Key'", "'Event Card(s)'", "'seat 0 escaped'"]

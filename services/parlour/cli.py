@@ -357,13 +357,18 @@ def cmd_play(args: argparse.Namespace) -> None:
 
         print("starting a local stack (Redis, the rules service, a gateway)…", flush=True)
         stack = started(LocalStack([game.name]))
+        # the terminal going away (SIGHUP) or a kill (SIGTERM) stops the stack as Ctrl+Q
+        # does: by default either would end this process and leave its children running
+        signal.signal(signal.SIGHUP, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
     args.extra = "client"
     import grpc
 
     from parlour.client.terminal import play
 
     if game and seats > args.bots + 1:
-        print(f"{seats - args.bots - 1} more seat(s) wait for players: "
+        more = seats - args.bots - 1
+        print(f"{more} more seat{'s wait' if more != 1 else ' waits'} for players: "
               "parlour play --join MATCH --gateway ADDR", flush=True)
     with stack as running:
         address = address or running.address
@@ -371,7 +376,9 @@ def cmd_play(args: argparse.Namespace) -> None:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
                              args.strategy, args.join, args.seat, args.watch, options))
         except grpc.RpcError as error:
-            raise UsageError(f"{error.code().name}: {error.details()}") from None
+            from parlour.client.refusals import error_text
+
+            raise UsageError(error_text(error)) from None
 
 
 def match_options(game, text: str | None):

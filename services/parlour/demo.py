@@ -10,6 +10,8 @@ import grpc
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
+from parlour.client.table import end_text
+from parlour.engine.text import render
 from parlour.engine.v1 import platform_pb2
 from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -19,9 +21,15 @@ DEMO_MATCHES = {"murdercastle": [
     (" (The 2nd Story)", murdercastle_pb2.Options(second_story=True), 0),
     (" (Automa, Intermediate)",
      murdercastle_pb2.Options(automa=murdercastle_pb2.AUTOMA_LEVEL_INTERMEDIATE), 1),
-    (" (Play as Holmes: seat 0 is Holmes)",
+    (" (Play as Holmes: bot1 plays Holmes)",
      murdercastle_pb2.Options(play_as_holmes=murdercastle_pb2.PlayAsHolmes(seat=0)), 4),
 ]}
+
+
+def sentence(text: str, names: list[str]) -> str:
+    """A feed line as a spectator reads it: a capital first (before the names, which are
+    written as their players typed them), seats by name."""
+    return render(text[:1].upper() + text[1:], None, names)
 
 
 async def play_all(address: str, games: list[str], seed: int, lines: int) -> int:
@@ -38,10 +46,12 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
                 nonlocal shown
                 shown += 1
                 if shown <= lines:
-                    who = match.seats[event.actor].display_name if event.actor >= 0 else "-"
-                    print(f"  #{event.sequence:<5} {who:>8}  {event.text}")
+                    names = [s.display_name for s in match.seats]
+                    who = names[event.actor] if event.actor >= 0 else "-"
+                    print(f"  #{event.sequence:<5} {who:>8}  {sentence(event.text, names)}")
 
-            print(f"\n=== {info.display_name}{mode}: {seats} bots, seed {seed} ===")
+            print(f"\n=== {info.display_name}{mode}: {seats} bot{'s' * (seats != 1)}, "
+                  f"seed {seed} ===")
             started = time.perf_counter()
             report = await play_random_match(client, name, seats, seed, on_event,
                                              options=options)
@@ -49,13 +59,8 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
             if shown > lines:
                 print(f"  … {shown - lines} more public events")
             outcome = report.progress.outcome
-            scores = ", ".join(
-                f"{s.display_name}={outcome.scores[s.seat]}" for s in report.match.seats
-            )
-            winners = ", ".join(report.match.seats[w].display_name for w in outcome.winners)
-            winners = winners or "none"
-            print(f"  final scores: {scores}")
-            print(f"  winner(s): {winners}" + (f" — {outcome.summary}" if outcome.summary else ""))
+            names = [s.display_name for s in report.match.seats]
+            print(f"  {end_text(outcome, None, names).removeprefix('Game over. ')}")
             print(
                 f"  {report.actions} actions through the gateway in {elapsed:.1f}s; "
                 f"status {gw.MatchStatus.Name(report.match.status)}"
@@ -119,12 +124,12 @@ async def timer_demo(address: str, game: str, seed: int) -> int:
         notice = platform_pb2.TimedOut()
         fired.event.Unpack(notice)
         at_version = [e for e in timeouts() if e.version == fired.version]
-        print(f"  #{fired.sequence:<5} {'platform':>8}  {fired.text}")
+        names = [f"bot{n + 1}" for n in range(seats)]
+        print(f"  #{fired.sequence:<5} {'platform':>8}  {sentence(fired.text, names)}")
         print(
             f"  the timer fired after {time.perf_counter() - started:.1f}s: "
             f"{len(at_version)} TimedOut event at version {fired.version} "
-            f"(seat {notice.seat}, decision {notice.kind!r}); the match is now at version "
-            f"{progress.version}"
+            f"(for {names[notice.seat]}); the match is now at version {progress.version}"
         )
         banks = ", ".join(f"bot{c.seat + 1}={c.bank_ms} ms" for c in progress.clocks)
         print(f"  banks left: {banks}")
@@ -140,14 +145,14 @@ def run_demo(games: list[str], seed: int, lines: int, gateway: str | None = None
     else:
         from parlour.launcher import LocalStack, redacted
 
-        print(f"Starting Redis, {len(games)} rules service(s) and a gateway as separate "
-              "processes…")
+        services = f"{len(games)} rules service{'s' * (len(games) != 1)}"
+        print(f"Starting Redis, {services} and a gateway as separate processes…")
         with LocalStack(games) as stack:
             print(f"gateway {stack.address}; Redis {redacted(stack.redis_url)}")
             failures = play_through(stack.address, games, seed, lines)
         print("\nAll processes stopped.")
     if failures:
-        print(f"{failures} match(es) did not finish!")
+        print(f"{failures} match{'es' * (failures != 1)} did not finish!")
     print(HOW_TO_PLAY.format(game="isayholmes" if "isayholmes" in games else games[0]))
     return 1 if failures else 0
 

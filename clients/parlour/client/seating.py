@@ -28,6 +28,12 @@ def seats_phrase(low: int, high: int) -> str:
     return f"exactly {low} seat{'s' * (low != 1)}" if low == high else f"{low} to {high} seats"
 
 
+def way_label(title: str, low: int, high: int) -> str:
+    """A way to play as offered: 'Automa (Beginner) — 1 seat', 'Standard — 2 to 4 seats'."""
+    seats = f"{low} seat{'s' * (low != 1)}" if low == high else f"{low} to {high} seats"
+    return f"{title} — {seats}"
+
+
 def check_seating(title: str, low: int, high: int, seats: int, bots: int) -> Seating:
     """A choice of `seats` seats and `bots` bots for a way to play taking low..high seats,
     the person sitting in one of them."""
@@ -37,12 +43,15 @@ def check_seating(title: str, low: int, high: int, seats: int, bots: int) -> Sea
     if bots < 0:
         out.errors.append("The number of bots cannot be negative.")
     elif bots > seats - 1:
-        out.errors.append(f"At most {max(0, seats - 1)} bot(s): you take one of the {seats} seats.")
+        most = max(0, seats - 1)
+        out.errors.append(f"At most {most} bot{'s' * (most != 1)}: you take one of the {seats} "
+                          "seats.")
     if not out.errors:
         out.empty = seats - 1 - bots
         if out.empty:
             out.warnings.append(
-                f"{out.empty} seat(s) would stay empty: the match waits until someone joins."
+                f"{out.empty} seat{'s' * (out.empty != 1)} would stay empty: the match waits "
+                "until someone joins."
                 " Fill them with bots?"
             )
     return out

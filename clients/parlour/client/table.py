@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from google.protobuf.message import Message
@@ -12,9 +12,17 @@ from google.protobuf.message import Message
 from parlour.client.client import GatewayClient, Seat
 from parlour.client.seatbot import unpack
 from parlour.client.seating import variant_for
-from parlour.client.words import action_label, event_text, seat_word, type_words
+from parlour.client.words import (
+    action_label,
+    and_list,
+    event_text,
+    plural,
+    seat_word,
+    type_words,
+)
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
+from parlour.engine.text import render
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.v1 import rules_pb2
 
@@ -41,25 +49,35 @@ def seat_names(match: gw.Match) -> list[str]:
 
 
 def whose_turn(snapshot: Snapshot, me: int | None) -> str:
-    """'You decide: turn', 'Bob decides: respond', who is still to come, or how it ended."""
+    """'Your turn', 'Waiting for Bob and Cleo', who is still to come, or how it ended."""
     names = snapshot.names
     outcome = snapshot.progress.outcome if snapshot.progress.HasField("outcome") else None
     if outcome is not None:
-        winners = [seat_word(w, me, names) for w in outcome.winners]
-        won = f"Winner: {', '.join(winners)}." if winners else "Nobody won."
-        scores = ", ".join(f"{seat_word(s, me, names)} {v}" for s, v in enumerate(outcome.scores))
-        return f"Game over. {won} Scores: {scores}. {outcome.summary}".strip()
-    parts = []
-    for decision in snapshot.progress.pending:
-        who = seat_word(decision.seat, me, names)
-        verb = "decide" if decision.seat == me else "decides"
-        parts.append(f"{who} {verb}: {decision.kind.replace('_', ' ')}")
+        return end_text(outcome, me, names)
+    seats = list(dict.fromkeys(d.seat for d in snapshot.progress.pending))
+    others = [seat_word(s, None, names) for s in seats if s != me]
+    parts = ["your turn"] if me in seats else []
+    if others:
+        parts.append(f"waiting for {and_list(others)}")
     free = sum(not s.occupied for s in snapshot.match.seats)
     if free:
-        parts.append(f"waiting for {free} more player(s): others sit down with "
+        parts.append(f"waiting for {plural(free, 'more player')}: others sit down with "
                      f"parlour play --join {snapshot.match.name}")
     text = "; ".join(parts) or "waiting"
     return text[:1].upper() + text[1:]
+
+
+def end_text(outcome: rules_pb2.Outcome, me: int | None, names: Sequence[str]) -> str:
+    """How a match ended: the game's summary (who won and what the scores mean), then the
+    scores; without a summary, the winners."""
+    scores = ", ".join(f"{seat_word(s, me, names)} {v}" for s, v in enumerate(outcome.scores))
+    if outcome.summary:
+        said = render(outcome.summary, me, names).strip()
+        said = said if said.endswith((".", "!", "?")) else f"{said}."
+    else:
+        winners = [seat_word(w, me, names) for w in outcome.winners]
+        said = f"{and_list(winners)} won." if winners else "Nobody won."
+    return f"Game over. {said} Final scores: {scores}."
 
 
 class Table:

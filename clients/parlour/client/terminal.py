@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, OptionList, RichLog, Static
 
+from parlour.client.refusals import error_text
 from parlour.client.table import Snapshot, Table, whose_turn
 from parlour.client.words import (
     catalogue_namer,
@@ -171,7 +172,7 @@ class PlayApp(App):
         try:
             await self.table.act(snapshot.legal[number - 1], snapshot.progress.version)
         except grpc.aio.AioRpcError as error:
-            self.notify(error.details() or error.code().name, severity="error")
+            self.notify(error_text(error), severity="error")
         await self.refresh_table()
 
     def action_rules(self) -> None:
@@ -203,7 +204,7 @@ class PlayApp(App):
         try:
             await self.table.answer_undo(message.button.id == "undo-accept")
         except grpc.aio.AioRpcError as error:
-            self.notify(error.details() or error.code().name, severity="error")
+            self.notify(error_text(error), severity="error")
         await self.refresh_table()
 
 

@@ -11,9 +11,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from parlour.engine.game import Game
-from parlour.engine.text import render
-
-SEAT_REF = "{{seat:{}}}"
+from parlour.engine.text import render, seat, subject
 
 #: A catalogue id's name for a view field holding such ids (None: show the number).
 Namer = Callable[[str, int], str | None]
@@ -152,9 +150,19 @@ def event_text(game: Game, event: Message | None, text: str = "", viewer: int | 
     return render(line[:1].upper() + line[1:], viewer, names)
 
 
+def plural(n: int, word: str) -> str:
+    """'1 more player', '2 more players'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """'Ada', 'Ada and Ben', 'Ada, Ben and Cleo'."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
+
 def seat_word(seat: int, viewer: int | None, names: Sequence[str]) -> str:
     """A seat as the viewer reads it: "You" for their own, else the player's name."""
-    return render(SEAT_REF.format(seat), viewer, names)
+    return render(f"{{seat:{seat}}}", viewer, names)
 
 
 def clock_text(ms: int) -> str:
@@ -176,10 +184,9 @@ def clock_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str])
         lines.append(f"{who}: {clock_text(left)} in the bank{state}")
     for decision in progress.pending:
         if decision.deadline_unix_ms:
-            who = seat_word(decision.seat, viewer, names)
-            verb = "have" if decision.seat == viewer else "has"
             left = clock_text(decision.deadline_unix_ms - now_ms)
-            lines.append(f"{who} {verb} {left} to decide")
+            who = subject(decision.seat, "has", "have")
+            lines.append(render(f"{who} {left} to decide", viewer, names))
     return lines
 
 
@@ -188,12 +195,10 @@ def undo_text(progress, viewer: int | None, names: Sequence[str]) -> str:
     if not progress.HasField("undo_request"):
         return ""
     ask = progress.undo_request
-    who = seat_word(ask.seat, viewer, names)
-    verb = "ask" if ask.seat == viewer else "asks"
-    waiting = [seat_word(s, viewer, names) for s in ask.awaiting if s not in ask.accepted]
+    waiting = [seat(s) for s in ask.awaiting if s not in ask.accepted]
     took_back = render(ask.took_back, viewer, names)
-    return (f"{who} {verb} to take back “{took_back}”; waiting for "
-            f"{', '.join(waiting) or 'nobody'}.")
+    return render(f"{subject(ask.seat, 'asks', 'ask')} to take back “{took_back}”; waiting "
+                  f"for {and_list(waiting) or 'nobody'}.", viewer, names)
 
 
 def owes_undo_answer(progress, viewer: int | None) -> bool:

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
-import { identityInterceptor, messageType, SEAT_HEADER, unpack, unpackAs } from "./client.js";
+import { identityInterceptor, messageType, renderText, SEAT_HEADER, unpack, unpackAs } from "./client.js";
 import { ViewSchema } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
 import { CatalogueSchema } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
 
@@ -40,4 +40,12 @@ test("with an identity token the JWT goes in authorization and the seat token be
   assert.equal(seen[0].get(SEAT_HEADER), "pt_seat");
   assert.equal(seen[1].get("authorization"), "Bearer jwt-1");
   assert.equal(seen[1].get(SEAT_HEADER), null);
+});
+
+test("seat references are written out in the viewer's person (issue 33 item 1)", () => {
+  const names = ["Ada", "Ben"];
+  const line = "{seat:1|holds|hold} the Skeleton Key; {seat:0} gave {seat:1's} card back";
+  assert.equal(renderText(line, 1, names), "You hold the Skeleton Key; Ada gave your card back");
+  assert.equal(renderText(line, 0, names), "Ben holds the Skeleton Key; you gave Ben's card back");
+  assert.equal(renderText("{seat:2} passed. {seat:0|is|are} next", 0, names), "Player 3 passed. You are next");
 });

@@ -2,7 +2,7 @@
  * Plays a full match of every game the gateway serves with random legal actions and prints
  * the public feed (the words come from each game's rules):  node dist/play.js HOST:PORT [SEED]
  */
-import { ParlourClient, messageType, unpack, type FeedItem } from "./client.js";
+import { ParlourClient, messageType, renderText, unpack, type FeedItem } from "./client.js";
 
 const FEED_LINES = 8;
 
@@ -30,7 +30,8 @@ async function follow(items: AsyncGenerator<FeedItem>, names: string[]) {
     const { event } = item;
     if (shown++ < FEED_LINES) {
       const who = event.actor >= 0 ? names[event.actor] : "-";
-      console.log(`  #${String(event.sequence).padEnd(5)} ${who.padStart(6)}  ${event.text}`);
+      const text = event.text.charAt(0).toUpperCase() + event.text.slice(1);
+      console.log(`  #${String(event.sequence).padEnd(5)} ${who.padStart(6)}  ${renderText(text, null, names)}`);
     }
   }
   if (shown > FEED_LINES) console.log(`  … ${shown - FEED_LINES} more events`);
@@ -66,9 +67,9 @@ async function main() {
     }
     const { shown, finished } = await feed;
     const outcome = progress.outcome;
-    const winners = outcome.winners.map((w) => names[w]).join(", ");
+    const winners = outcome.winners.map((w) => names[w]).join(" and ") || "nobody";
     console.log(`  ${actions} actions, ${shown} public events; scores ${outcome.scores.join(", ")}`);
-    console.log(`  winner(s): ${winners}${outcome.summary ? ` — ${outcome.summary}` : ""}`);
+    console.log(`  won: ${winners}${outcome.summary ? ` — ${renderText(outcome.summary, null, names)}` : ""}`);
     const catalogue = unpack(info.catalogue);
     console.log(`  catalogue: ${catalogue?.$typeName}; feed ended: ${finished}`);
     if (!finished || !catalogue) failures++;

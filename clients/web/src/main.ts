@@ -4,9 +4,11 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { Names, namer, picture } from "./pictures";
-import { checkSeating, seatsPhrase } from "./seating";
+import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
-import { clockText, describe, render, seatWord, viewLines } from "./words";
+import { ConnectError } from "@connectrpc/connect";
+import { errorText } from "./errors";
+import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -80,7 +82,7 @@ async function loadGames(): Promise<void> {
 }
 
 function syncVariants(): void {
-  $<HTMLSelectElement>("variant").replaceChildren(...variants().map((v) => option(v.name, `${v.displayName} (${seatsPhrase(v.minSeats, v.maxSeats)})`)));
+  $<HTMLSelectElement>("variant").replaceChildren(...variants().map((v) => option(v.name, wayLabel(v.displayName, v.minSeats, v.maxSeats))));
   syncVariant();
 }
 
@@ -114,8 +116,27 @@ function fillWithBots(): void {
   checkChoice();
 }
 
-function remember(seated: Seated): void {
-  sessionStorage.setItem(`parlour:${seated.match}`, JSON.stringify(seated));
+/** A seat this browser took: its join secret re-opens it from the match's link, in any tab,
+ * after the tab closed or the match filled up or ended (JoinMatchRequest.join_secret). */
+interface Kept {
+  match: string;
+  seat: number;
+  joinSecret: string;
+  variant?: string;
+}
+
+function keep(kept: Kept): void {
+  localStorage.setItem(`parlour:seat:${kept.match}`, JSON.stringify(kept));
+}
+
+function kept(match: string): Kept | null {
+  const stored = localStorage.getItem(`parlour:seat:${match}`);
+  return stored ? (JSON.parse(stored) as Kept) : null;
+}
+
+function newSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, (c) => ({ "+": "-", "/": "_", "=": "" })[c] ?? "");
 }
 
 function chosenOptions(chosen: Variant, typeName: string): Any | undefined {
@@ -137,14 +158,16 @@ async function create(): Promise<void> {
     game, seats, options, allowSpectators: true, requestId: crypto.randomUUID(),
   });
   const match = created.match!.name;
-  const joined = await gateway.joinMatch({ match, seat: 0, displayName: name(), requestId: crypto.randomUUID() });
+  const joinSecret = newSecret();
+  const joined = await gateway.joinMatch({ match, seat: 0, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
+  keep({ match, seat: joined.seat, joinSecret, variant: chosen.displayName });
   if (bots > 0) {
     const response = await fetch("/api/bots", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ match, count: bots, strategy: $<HTMLSelectElement>("strategy").value }),
     });
-    if (!response.ok) throw new Error(`bots: ${(await response.json()).message}`);
+    if (!response.ok) throw new Error(await refusalOf(response));
   }
   await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName });
 }
@@ -158,12 +181,40 @@ function matchName(text: string): string {
   return trimmed.startsWith("matches/") ? trimmed : `matches/${trimmed}`;
 }
 
+/** A refused HTTP call's "REASON: message" (its body may be JSON, or empty). */
+async function refusalOf(response: Response): Promise<string> {
+  const body = await response.text();
+  try {
+    const parsed = JSON.parse(body) as { code?: string; message?: string };
+    return parsed.message || parsed.code || response.statusText;
+  } catch {
+    return body || response.statusText;
+  }
+}
+
+/** Sit at the match: re-open the seat this browser kept for it, else take a free one; a
+ * full or finished match offers to watch it instead. */
 async function join(): Promise<void> {
   const match = matchName($<HTMLInputElement>("match").value);
-  const stored = sessionStorage.getItem(`parlour:${match}`);
-  if (stored) return sit(JSON.parse(stored) as Seated);
-  const joined = await gateway.joinMatch({ match, displayName: name(), requestId: crypto.randomUUID() });
-  await sit({ match, token: joined.seatToken, seat: joined.seat });
+  const mine = kept(match);
+  const joinSecret = mine?.joinSecret ?? newSecret();
+  try {
+    const joined = await gateway.joinMatch({ match, seat: mine?.seat, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
+    keep({ match, seat: joined.seat, joinSecret, variant: mine?.variant });
+    await sit({ match, token: joined.seatToken, seat: joined.seat, variant: mine?.variant });
+  } catch (e) {
+    const full = e instanceof ConnectError && /^(MATCH_FULL|SEAT_TAKEN|GAME_OVER):/.test(e.rawMessage);
+    if (!full) throw e;
+    offerToWatch(match, errorText(e));
+  }
+}
+
+function offerToWatch(match: string, why: string): void {
+  show("lobby");
+  history.replaceState(null, "", "#");
+  $<HTMLInputElement>("match").value = match;
+  $("offer-text").textContent = why;
+  $("offer").hidden = false;
 }
 
 async function watch(): Promise<void> {
@@ -178,7 +229,7 @@ async function sit(seated: Seated): Promise<void> {
   lastSequence = -1n;
   feedTexts = [];
   seatNames = [];
-  if (seated.token) remember(seated);
+  $("offer").hidden = true;
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
   $("match-name").textContent = seated.match;
@@ -205,7 +256,7 @@ function follow(seated: Seated): void {
       // Progress (the match moved, maybe without an event) or a heartbeat: look again.
       if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
-  })().catch((e) => { if (!controller.signal.aborted) error(String(e)); });
+  })().catch((e) => { if (!controller.signal.aborted) error(errorText(e)); });
 }
 
 /** One feed line in the viewer's terms, as a sentence. */
@@ -307,16 +358,25 @@ async function redraw(): Promise<void> {
   document.body.dataset.version = String(progress.version);
 }
 
+/** Whose turn it is ("Your turn; waiting for Ben"), or how the match ended: the game's
+ * summary (who won, what the scores mean), then the scores (as the terminal's table.py). */
 function status(match: Match, progress: MatchProgress): string {
   const viewer = current?.seat ?? null;
-  if (progress.outcome) {
-    const winners = progress.outcome.winners.map((w) => seatWord(w, viewer, seatNames));
-    const scores = progress.outcome.scores.map((s, seat) => `${seatWord(seat, viewer, seatNames)} ${s}`).join(", ");
-    return `Game over. ${winners.length ? "Winner: " + winners.join(", ") : "Nobody won"}. Scores: ${scores}. ${progress.outcome.summary}`.trim();
+  const outcome = progress.outcome;
+  if (outcome) {
+    const scores = outcome.scores.map((s, seat) => `${seatWord(seat, viewer, seatNames)} ${s}`).join(", ");
+    const winners = outcome.winners.map((w) => seatWord(w, viewer, seatNames));
+    const summary = render(outcome.summary, viewer, seatNames).trim();
+    const said = summary ? (/[.!?]$/.test(summary) ? summary : `${summary}.`)
+      : winners.length ? `${andList(winners)} won.` : "Nobody won.";
+    return `Game over. ${said} Final scores: ${scores}.`;
   }
-  const parts = progress.pending.map((d) => `${seatWord(d.seat, viewer, seatNames)} ${d.seat === viewer ? "decide" : "decides"}: ${d.kind.replace(/_/g, " ")}`);
+  const seats = [...new Set(progress.pending.map((d) => d.seat))];
+  const others = seats.filter((s) => s !== viewer).map((s) => seatWord(s, null, seatNames));
+  const parts = viewer !== null && seats.includes(viewer) ? ["your turn"] : [];
+  if (others.length) parts.push(`waiting for ${andList(others)}`);
   const free = match.seats.filter((s) => !s.occupied).length;
-  if (free) parts.push(`waiting for ${free} more player(s): share this page's address to let them join`);
+  if (free) parts.push(`waiting for ${plural(free, "more player")}: share this page's address to let them join`);
   const text = parts.join("; ") || "waiting";
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -335,7 +395,7 @@ function drawClocks(): void {
     }
     for (const decision of progress.pending) {
       const deadline = Number(decision.deadlineUnixMs);
-      if (deadline) lines.push(`${seatWord(decision.seat, viewer, seatNames)} ${decision.seat === viewer ? "have" : "has"} ${clockText(deadline - now)} to decide`);
+      if (deadline) lines.push(render(`{seat:${decision.seat}|has|have} ${clockText(deadline - now)} to decide`, viewer, seatNames));
     }
   }
   $("clocks").textContent = lines.join(" · ");
@@ -346,8 +406,9 @@ function drawUndo(progress: MatchProgress, viewer: number | null): void {
   const ask = progress.undoRequest;
   $("undo").hidden = !ask;
   if (!ask) return;
-  const waiting = ask.awaiting.filter((s) => !ask.accepted.includes(s)).map((s) => seatWord(s, viewer, seatNames));
-  $("undo-text").textContent = `${seatWord(ask.seat, viewer, seatNames)} ${ask.seat === viewer ? "ask" : "asks"} to take back “${render(ask.tookBack, viewer, seatNames)}”; waiting for ${waiting.join(", ") || "nobody"}.`;
+  const waiting = ask.awaiting.filter((s) => !ask.accepted.includes(s)).map((s) => `{seat:${s}}`);
+  const tookBack = render(ask.tookBack, viewer, seatNames);
+  $("undo-text").textContent = render(`{seat:${ask.seat}|asks|ask} to take back “${tookBack}”; waiting for ${andList(waiting) || "nobody"}.`, viewer, seatNames);
   const owed = viewer !== null && ask.awaiting.includes(viewer) && !ask.accepted.includes(viewer);
   $("undo-accept").hidden = $("undo-refuse").hidden = !owed;
 }
@@ -361,23 +422,47 @@ async function answerUndo(accept: boolean): Promise<void> {
   await refresh();
 }
 
+function submit(action: Any, expected: bigint) {
+  return gateway.submitAction(
+    { match: current!.match, action, requestId: crypto.randomUUID(), expectedVersion: expected },
+    bearer(current!.token),
+  );
+}
+
+/** The match's version now if `error` is a version mismatch and `action` (its exact bytes)
+ * is still among the seat's legal actions; else null. */
+async function stillOffered(error: unknown, action: Any): Promise<bigint | null> {
+  if (!(error instanceof ConnectError) || !error.rawMessage.startsWith("VERSION_MISMATCH")) return null;
+  const listed = await gateway.listActions({ match: current!.match }, bearer(current!.token));
+  const same = (a: Any) => a.typeUrl === action.typeUrl && a.value.length === action.value.length
+    && a.value.every((b, i) => b === action.value[i]);
+  return listed.actions.some(same) ? listed.progress?.version ?? null : null;
+}
+
 async function act(index: number): Promise<void> {
   if (!current?.token || acting) return;
   acting = true;
   document.body.dataset.state = "acting";
   for (const button of $("actions").querySelectorAll("button")) (button as HTMLButtonElement).disabled = true;
+  const chosen = actions[index];
   try {
-    const answer = await gateway.submitAction(
-      { match: current.match, action: actions[index], requestId: crypto.randomUUID(), expectedVersion: version },
-      bearer(current.token),
-    );
+    let answer;
+    try {
+      answer = await submit(chosen, version);
+    } catch (e) {
+      // Another seat moved first (a simultaneous vote: each vote is a new version). When
+      // the very same choice is still offered, it still means what the person chose: send
+      // it again at the new version rather than bounce it (the 409 of issue 33 item 3).
+      const now = await stillOffered(e, chosen);
+      if (now === null) throw e;
+      answer = await submit(chosen, now);
+    }
     // Views read before the action are older than this: drop them.
     const after = answer.result?.progress?.version ?? 0n;
     if (after > version) version = after;
     error("");
   } catch (e) {
-    const moved = String(e).includes("VERSION_MISMATCH");
-    error(moved ? "The table moved on before your choice arrived: here it is as it is now." : String(e));
+    error(errorText(e));
   } finally {
     acting = false;
   }
@@ -385,7 +470,7 @@ async function act(index: number): Promise<void> {
 }
 
 function guard(action: () => Promise<void>): () => void {
-  return () => { error(""); action().catch((e) => error(String(e))); };
+  return () => { error(""); action().catch((e) => error(errorText(e))); };
 }
 
 async function start(): Promise<void> {
@@ -399,6 +484,7 @@ async function start(): Promise<void> {
   $("create").onclick = guard(create);
   $("join").onclick = guard(join);
   $("watch").onclick = guard(watch);
+  $("offer-watch").onclick = guard(watch);
   $("undo-accept").onclick = guard(() => answerUndo(true));
   $("undo-refuse").onclick = guard(() => answerUndo(false));
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); };
@@ -407,13 +493,20 @@ async function start(): Promise<void> {
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {
     $<HTMLInputElement>("match").value = match;
-    await (kind === "join" ? join() : watch());
+    try {
+      await (kind === "join" ? join() : watch());
+    } catch (e) {
+      // a link to no match (or one this page cannot open): the lobby, with the reason
+      show("lobby");
+      history.replaceState(null, "", "#");
+      error(errorText(e));
+    }
   } else {
     show("lobby");
   }
   document.body.dataset.ready = "1";
 }
 
-start().catch((e) => error(String(e)));
+start().catch((e) => error(errorText(e)));
 
 export type { JsonObject };

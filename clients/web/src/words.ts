@@ -54,14 +54,35 @@ export function describe(message: JsonObject): string {
   return entries.map(([kind, body]) => `${words(kind)}${body && typeof body === "object" && Object.keys(body).length ? ": " + inline(body, kind) : ""}`).join("; ");
 }
 
-/** Text with its "{seat:N}" references written for the viewer: "you" (capitalised first) or the player's name. */
+/** Any seat reference: "{seat:N}", "{seat:N's}" or "{seat:N|third|second}" (parlour.engine.text). */
+const SEAT = /\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}/g;
+
+/** Text with its seat references written for the viewer (null: a spectator): "you" / the
+ * player's name, "your" / "Ada's", "you hold" / "Ada holds"; capitalised where a sentence starts. */
 export function render(text: string, viewer: number | null, names: string[]): string {
-  const out = text.replace(/\{seat:(\d+)\}/g, (_m, n: string) => {
+  return text.replace(SEAT, (_m, n: string, form: string | undefined, offset: number) => {
     const seat = Number(n);
-    if (seat === viewer) return "you";
-    return names[seat] || `Player ${seat + 1}`;
+    const mine = seat === viewer;
+    const name = mine ? "you" : names[seat] || `Player ${seat + 1}`;
+    let out = name;
+    if (form === "'s") out = mine ? "your" : `${name}'s`;
+    else if (form) {
+      const [third, second] = form.slice(1).split("|");
+      out = `${name} ${mine ? second : third}`;
+    }
+    const opens = /(?:^|[.!?]\s+)$/.test(text.slice(0, offset));
+    return mine && opens ? out.charAt(0).toUpperCase() + out.slice(1) : out;
   });
-  return out.startsWith("you") ? "Y" + out.slice(1) : out;
+}
+
+/** "1 more player", "2 more players". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "Ada", "Ada and Ben", "Ada, Ben and Cleo". */
+export function andList(items: string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join("");
 }
 
 /** A seat as the viewer reads it: "You", or the player's name. */

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from google.protobuf.message import Message
 
 from parlour.engine.game import Game, Outcome
+from parlour.engine.text import owner
 from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import Abandoned
 
@@ -37,4 +38,5 @@ def describe(event: Abandoned) -> str:
     """The feed line for an abandonment."""
     if event.ended:
         return f"{seat_ref(event.seat)} abandoned the match; the host's policy ended it"
-    return f"{seat_ref(event.seat)} abandoned the match; the platform plays for them from now on"
+    return (f"{seat_ref(event.seat)} abandoned the match; the platform plays in "
+            f"{owner(event.seat)} place from now on")

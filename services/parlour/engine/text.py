@@ -1,8 +1,14 @@
 """The words a game shows people: seat references, the table's sections, and their checks.
 
-Labels, event text and table text name seats as "{seat:N}" (`seat(N)`); each client writes
-the seat's player name there, or "you" for its own seat (`render`). Event text is in the
-past tense ("{seat:1} drew 3 cards"), so it reads right either way ("You drew 3 cards").
+Labels, event text, table text and summaries name seats by reference, in three forms, and
+each client writes them out for its viewer (`render`; docs/reference.md "Seat references"):
+
+- `{seat:N}` (`seat(N)`): the seat's player name, or "you" for the viewer's own seat;
+- `{seat:N's}` (`owner(N)`): "Ada's", or "your";
+- `{seat:N|holds|hold}` (`subject(N, "holds", "hold")`): the seat with its verb in the
+  third and the second person: "Ada holds", or "you hold".
+
+A reference that opens the text or a sentence is capitalised ("You hold", "Your hand").
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from collections.abc import Iterable, Sequence
 
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
 
-SEAT = re.compile(r"\{seat:(\d+)\}")
+#: Any seat reference: group 1 the seat, group 2 "'s" (possessive) or the two verb forms.
+SEAT = re.compile(r"\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}")
 #: What a person should never read: a bare id ("card 3", "tile 91", "seat 2" instead of
 #: a name), or an enum's wire name ("PHASE_TURN", "Kind act").
 INTERNAL = re.compile(
@@ -27,17 +34,44 @@ def seat(n: int) -> str:
     return f"{{seat:{n}}}"
 
 
+def owner(n: int) -> str:
+    """A possessive seat reference: "Ada's", or "your"."""
+    return f"{{seat:{n}'s}}"
+
+
+def subject(n: int, third: str, second: str) -> str:
+    """A seat with its verb: "Ada holds" (`third`), or "you hold" (`second`)."""
+    return f"{{seat:{n}|{third}|{second}}}"
+
+
+def seats_named(text: str) -> list[int]:
+    """The seats a text refers to, in order."""
+    return [int(m.group(1)) for m in SEAT.finditer(text)]
+
+
+#: Where a capital letter starts: the text's start, or after a sentence's end.
+SENTENCE = re.compile(r"(?:^|[.!?]\s+)$")
+
+
 def render(text: str, viewer: int | None = None, names: Sequence[str] = ()) -> str:
     """Text with its seat references written out for `viewer` (None: a spectator)."""
 
-    def name(match: re.Match) -> str:
-        n = int(match.group(1))
-        if n == viewer:
-            return "you"
-        return names[n] if n < len(names) and names[n] else f"Player {n + 1}"
+    def words(match: re.Match) -> str:
+        n, form = int(match.group(1)), match.group(2) or ""
+        mine = n == viewer
+        name = "you" if mine else names[n] if n < len(names) and names[n] else f"Player {n + 1}"
+        if form == "'s":
+            out = "your" if mine else f"{name}'s"
+        elif form:
+            third, second = form[1:].split("|")
+            out = f"{name} {second if mine else third}"
+        else:
+            out = name
+        if mine and SENTENCE.search(text, 0, match.start()):
+            return out[:1].upper() + out[1:]
+        return out
 
-    out = SEAT.sub(name, text)
-    return out[:1].upper() + out[1:] if out.startswith("you") else out
+    return SEAT.sub(words, text)
 
 
 def item(text: str, detail: str = "") -> TableItem:
@@ -79,3 +113,16 @@ def label_problems(labels: Sequence[str]) -> list[str]:
 def text_problems(lines: Iterable[str]) -> list[str]:
     """Internal ids or enum names in text a person reads (seat references allowed)."""
     return [f"internal id in {line!r}" for line in lines if INTERNAL.search(SEAT.sub("", line))]
+
+
+#: What a person should never read in written-out text: a reference left unwritten, "you"
+#: with a third-person verb ("you holds"), "(s)" plurals, a 0-based seat number, "you's".
+UNREAD = re.compile(
+    r"[{}]|\byou\s+(?:has|is|was|does|\w{2,}(?<!s)s)\b|\(s\)|\bseat\s+\d|\byou's\b|\bof you\b",
+    re.IGNORECASE,
+)
+
+
+def person_problems(lines: Iterable[str]) -> list[str]:
+    """What reads wrong in text already written out for a viewer (empty: fine)."""
+    return [f"{line!r}" for line in lines if UNREAD.search(line)]

@@ -33,4 +33,4 @@ def timed_out_event(game: Game, seat: int, kind: str, action: Message) -> platfo
 
 def describe(event: platform_pb2.TimedOut) -> str:
     """The feed line for a timeout."""
-    return f"{seat_ref(event.seat)} ran out of time ({event.kind}); played for them: {event.played}"
+    return f"{seat_ref(event.seat)} ran out of time; the platform chose “{event.played}” instead"

@@ -13,6 +13,7 @@ from google.protobuf.message import Message
 from parlour.engine import runtime
 from parlour.engine.game import Emitted, Game
 from parlour.engine.rng import Rng
+from parlour.engine.text import owner
 from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1 import platform_pb2
 
@@ -77,9 +78,9 @@ def describe_requested(event: platform_pb2.UndoRequested) -> str:
 def describe_answered(event: platform_pb2.UndoAnswered) -> str:
     """The feed line for an answer to an undo request."""
     verb = "accepted" if event.accepted else "refused"
-    return f"{seat_ref(event.seat)} {verb} {seat_ref(event.requester)}'s undo"
+    return f"{seat_ref(event.seat)} {verb} {owner(event.requester)} undo request"
 
 
 def describe_expired(event: platform_pb2.UndoExpired) -> str:
     """The feed line for an undo request that lapsed."""
-    return f"{seat_ref(event.seat)}'s undo request lapsed: a seat acted first"
+    return f"{owner(event.seat)} undo request lapsed: a seat acted first"

@@ -16,6 +16,7 @@ from parlour.engine import abandon, runtime, timeouts
 from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
 from parlour.engine.replay import describe
 from parlour.engine.sampling import sample_hidden
+from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import Abandoned, UndoExpired
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
@@ -406,8 +407,8 @@ class RulesCore:
                 platform_seats=platform_seats,
             )
             if progress.HasField("outcome") and platform_seats:
-                played = ", ".join(map(str, sorted(platform_seats)))
-                progress.outcome.summary += f" (the platform played abandoned seat(s) {played})"
+                played = " and ".join(seat_ref(s) for s in sorted(platform_seats))
+                progress.outcome.summary += f" The platform played for {played} after leaving."
             result = pb.ActResult(
                 progress=progress, first_sequence=entry.last_sequence + 1, event_count=len(emitted)
             )

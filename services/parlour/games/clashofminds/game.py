@@ -166,7 +166,7 @@ class ClashOfMinds(Game):
     def outcome(self, state: pb.State) -> Outcome | None:
         if state.phase != pb.PHASE_OVER:
             return None
-        line = text.RESULTS[state.result]
+        line = f"{text.RESULTS[state.result]}. Scores are 1 for the winner, else 0."
         if state.result == pb.RESULT_HOLMES_VICTORY:
             return Outcome((1, 0), (HOLMES,), line)
         if state.result == pb.RESULT_MORIARTY_VICTORY:

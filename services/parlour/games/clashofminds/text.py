@@ -207,6 +207,13 @@ ACTIONS: dict[str, Callable[[object], str]] = {
 }
 
 
+#: Actions that differ only by a card still secret (the Crime Plan order, which Action Card
+#: goes face down, which Support Card): `describe_action` names them alike, as naming the
+#: card would reveal it.
+SECRET_ACTIONS = frozenset(
+    {"arrange_crime", "place_action_card", "add_support", "place_setup_card"})
+
+
 def describe_action(action: pb.Action) -> str:
     """One line for an action out of context; it names no card that is still secret (the
     Crime Plan order, face-down cards and Supports), so anyone may read it."""

@@ -8,6 +8,7 @@ from google.protobuf.message import Message
 
 from parlour.engine.game import Decision, Emitted, Game, IllegalAction, Outcome
 from parlour.engine.rng import Rng
+from parlour.engine.text import seat
 from parlour.games.houseofhorrors import butler, reference, setup, spoils, turns, views
 from parlour.games.houseofhorrors.catalogue import ALL_IDS
 from parlour.games.houseofhorrors.rounds import scores, winners
@@ -97,7 +98,9 @@ class HouseOfHorrors(Game):
             return None
         points = tuple(scores(state))
         best = tuple(winners(state))
-        return Outcome(points, best, f"the most hourglasses: {max(points)}")
+        names = " and ".join(seat(s) for s in best)
+        return Outcome(points, best, f"{names} won with the most hourglasses, {max(points)}. "
+                                     "Scores are the hourglasses each player gathered.")
 
     def check_conservation(self, state: pb.State) -> None:
         places = [

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome
 from parlour.engine.rng import Rng
+from parlour.engine.text import seat
 from parlour.games.isayholmes import moves, reference, setup, views
 from parlour.games.isayholmes.catalogue import DECK
 from parlour.games.isayholmes.defence import owing_a_pass
@@ -65,7 +66,10 @@ class ISayHolmes(Game):
         if state.phase != pb.PHASE_OVER:
             return None
         best = winners(state)
-        summary = f"lowest total {state.scores[best[0]]} after {state.rounds} round(s)"
+        names = " and ".join(seat(s) for s in best)
+        rounds = f"{state.rounds} round{'' if state.rounds == 1 else 's'}"
+        summary = (f"{names} won with the lowest total, {state.scores[best[0]]}, after "
+                   f"{rounds}. Scores are each player's total: the lowest wins.")
         return Outcome(tuple(state.scores), tuple(best), summary)
 
     # -- declared checks -------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from parlour.engine.text import item, seat, section, table
+from parlour.engine.text import item, owner, seat, section, table
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
 from parlour.games.isayholmes.catalogue import KINDS, VILLAINS
 from parlour.games.isayholmes.sequence import sequence_index, suitable_after
@@ -206,9 +206,7 @@ def _drawn(e: pb.CardsDrawn) -> str:
 
 def _seen(e: pb.CardsSeen) -> str:
     what = f": {names(e.cards)}" if e.cards else ""
-    seen = f"{_count(e.count)} of {seat(e.target)}" if e.count else "the empty hand of"
-    if not e.count:
-        seen += f" {seat(e.target)}"
+    seen = f"{e.count} of {owner(e.target)} cards" if e.count else f"{owner(e.target)} empty hand"
     return f"{seat(e.seat)} looked at {seen} ({name(e.source)}){what}"
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Decision, Emitted, Game, Outcome, Variant
 from parlour.engine.rng import Rng
+from parlour.engine.text import owner, seat
 from parlour.games.murdercastle import (
     automa,
     flow,
@@ -95,16 +96,23 @@ class MurderCastle(Game):
                        for s, p in enumerate(state.players))
         if state.holmes_won and play_as_holmes.on(state):
             winners: tuple[int, ...] = (holmes,)
-            summary = f"Holmes (seat {holmes}) won: the Holmes Tracker reached 10"
+            summary = f"Holmes ({seat(holmes)}) won: the Holmes Tracker reached 10."
         elif state.winner:
             winners = (state.winner - 1,)
-            summary = f"seat {state.winner - 1} escaped the castle with all the evidence"
+            summary = (f"{seat(state.winner - 1)} escaped the castle with all the evidence "
+                       "and won.")
         elif state.holmes_won:
             winners = ()
-            summary = "Holmes won: the Evidence Board holds all 5 Holmes Strikes!"
+            struck = [s for s, p in enumerate(state.players) if p.strikes >= 5]
+            board = f"{owner(struck[0])} Evidence Board" if struck else "an Evidence Board"
+            summary = f"Holmes won: {board} holds all 5 Holmes Strikes!"
         else:
             winners = flow.leaders(state)
-            summary = "the castle closed: most evidence collected wins"
+            names = " and ".join(seat(w) for w in winners)
+            summary = f"The castle closed; {names} won with the most evidence collected."
+        summary += (" Scores are the evidence each investigator collected"
+                    + (", and Holmes' the Holmes Tracker on that scale."
+                       if play_as_holmes.on(state) else "."))
         return Outcome(scores, winners, summary)
 
     def check_conservation(self, state: pb.State) -> None:

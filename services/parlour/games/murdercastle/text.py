@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from parlour.engine.text import item, seat, section, table
+from parlour.engine.text import item, owner, seat, section, subject, table
 from parlour.engine.v1.table_pb2 import TableText
 from parlour.games.murdercastle import automa, holmes_abilities, play_as_holmes
 from parlour.games.murdercastle.castle_junction import DISCARD, KEEP
@@ -51,44 +51,64 @@ def unlocks(slot: int) -> str:
 
 
 def describe_action(action: pb.Action) -> str:
-    """One line for an action, out of context."""
+    """One line for an action, out of context, in the imperative; copies of one card or
+    tile are told apart by their copy in the box ("discard Barter (copy 2 of 3)")."""
+    return _words(action) + _copy(action)
+
+
+def _copy(action: pb.Action) -> str:
+    """Which copy of a card or tile an action names ("" when the box has one)."""
+    kind = action.WhichOneof("kind")
+    if kind in ("play", "discard", "give"):
+        card = getattr(action, kind).card
+        same = sorted(c for c in catalogue().events if card_name(c) == card_name(card))
+    elif kind == "pick":
+        card = action.pick.tile
+        same = sorted(catalogue().brick_walls) if card in catalogue().brick_walls else [card]
+    else:
+        return ""
+    return f" (copy {same.index(card) + 1} of {len(same)})" if len(same) > 1 else ""
+
+
+def _words(action: pb.Action) -> str:
     kind = action.WhichOneof("kind")
     if kind is None:
-        return "does nothing"
+        return "do nothing"
     body = getattr(action, kind)
     text = {
-        "select": lambda: f"selects {action_tile_name(body.tile)}",
-        "pass": lambda: "passes",
-        "explore": lambda: f"explores through the {SIDE_NAMES[body.side]} doorway",
-        "rotate": lambda: f"turns the new room {body.rotation * 90}°"
+        "select": lambda: f"select {action_tile_name(body.tile)}",
+        "pass": lambda: "pass",
+        "explore": lambda: f"explore through the {SIDE_NAMES[body.side]} doorway",
+        "rotate": lambda: f"turn the new room {body.rotation * 90}°"
                           + (f" {LEVEL_NAMES[body.level]}" if body.level else ""),
-        "cube": lambda: f"chooses {evidence(body.colour)}",
-        "collect": lambda: (f"collects {evidence(body.colour)}" if body.colour
-                            else "searches the Blind Room"),
-        "move": lambda: f"moves to {room(body.place)}",
-        "draw": lambda: "draws an Event Card",
-        "reveal": lambda: "reveals a Holmes' Movement Card",
-        "place": lambda: f"chooses {room(body.place)}",
-        "target": lambda: f"chooses {seat(body.seat)}",
-        "play": lambda: f"plays {card_name(body.card)}",
-        "discard": lambda: f"discards {card_name(body.card)}",
-        "hide": lambda: f"hides {SPOT_NAMES.get(body.spot, 'somewhere')}",
-        "ability": lambda: "uses their character ability",
-        "pick": lambda: f"picks {tile_name(body.tile)}",
-        "turn_wheel": lambda: "advances the Ferris Wheel",
-        "give": lambda: f"gives {card_name(body.card)}",
-        "potion": lambda: f"turns over the {ordinal(body.spot + 1)} potion on the shelf",
-        "panel": lambda: f"places Holmes' cube in {slot_name(body.slot)} ({unlocks(body.slot)})",
-        "assign": lambda: (f"puts {automa_name(body.card)} face down on "
+        "cube": lambda: f"choose {evidence(body.colour)}",
+        "collect": lambda: (f"collect {evidence(body.colour)}" if body.colour
+                            else "search the Blind Room"),
+        "move": lambda: f"move to {room(body.place)}",
+        "draw": lambda: "draw an Event Card",
+        "reveal": lambda: "reveal a Holmes' Movement Card",
+        "place": lambda: f"choose {room(body.place)}",
+        "target": lambda: f"choose {seat(body.seat)}",
+        "play": lambda: f"play {card_name(body.card)}",
+        "discard": lambda: f"discard {card_name(body.card)}",
+        "hide": lambda: f"hide {SPOT_NAMES.get(body.spot, 'somewhere')}",
+        "ability": lambda: "use the character ability",
+        "pick": lambda: f"pick {tile_name(body.tile)}",
+        "turn_wheel": lambda: "advance the Ferris Wheel",
+        "give": lambda: f"give {card_name(body.card)}",
+        "potion": lambda: f"turn over the {ordinal(body.spot + 1)} potion on the shelf",
+        "panel": lambda: f"place Holmes' cube in {slot_name(body.slot)} ({unlocks(body.slot)})",
+        "assign": lambda: (f"put {automa_name(body.card)} face down on "
                            f"{action_tile_name(body.tile)}"),
-        "junction": lambda: f"plays the Castle Junction Card {junction_name(body.card)}",
-        "propose": lambda: "proposes discarding a Castle Junction objective",
-        "vote": lambda: "votes to discard" if body.discard else "votes to keep",
-        "choose_ability": lambda: f"keeps {ability_name(body.ability)}",
-        "holmes_ability": lambda: "plays Holmes' Ability Card",
-        "junction_target": lambda: (f"removes Holmes' cube from {slot_name(body.slot)}"
+        "junction": lambda: f"play the Castle Junction Card {junction_name(body.card)}",
+        "propose": lambda: (f"propose discarding the {ordinal(body.slot + 1)} Castle Junction "
+                            "objective"),
+        "vote": lambda: "vote to discard" if body.discard else "vote to keep",
+        "choose_ability": lambda: f"keep {ability_name(body.ability)}",
+        "holmes_ability": lambda: "play Holmes' Ability Card",
+        "junction_target": lambda: (f"remove Holmes' cube from {slot_name(body.slot)}"
                                     if body.slot else
-                                    f"takes the Holmes' Action Card off "
+                                    f"take the Holmes' Action Card off "
                                     f"{action_tile_name(body.tile)}"),
     }[kind]
     return text()
@@ -114,15 +134,15 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
     kind = action.WhichOneof("kind")
     body = getattr(action, kind) if kind else None
     if kind == "propose":
-        return (f"proposes discarding the {ordinal(body.slot + 1)} objective, "
+        return (f"propose discarding the {ordinal(body.slot + 1)} objective, "
                 f"“{_objective(view, body.slot)}”")
     if kind == "vote":
         top = view.frames[-1] if view.frames else None
         what = _objective(view, top.target) if top is not None else "the objective"
-        return f"votes to {'discard' if body.discard else 'keep'} “{what}”"
+        return f"vote to {'discard' if body.discard else 'keep'} “{what}”"
     if kind == "holmes_ability" and view.junction.ability:
-        return f"plays {ability_name(view.junction.ability)}"
-    return describe_action(action)
+        return f"play {ability_name(view.junction.ability)}"
+    return _words(action)
 
 
 def _objective(view: pb.View, slot: int) -> str:
@@ -185,9 +205,11 @@ _SIMPLE = {
     "pathway": lambda e: (f"a Hidden Bookcase Pathway joined {room(e.pathway.a)} and "
                           f"{room(e.pathway.b)}"),
     "brick_wall": lambda e: f"{seat(e.seat)} {'built' if e.built else 'destroyed'} a Brick Wall",
-    "ability": lambda e: f"{seat(e.seat)} used their character ability",
-    "traded": lambda e: f"{seat(e.from_seat)} gave {e.count} Event Card(s) to {seat(e.to_seat)}",
-    "top_hats": lambda e: f"{seat(e.seat)} placed the Top Hats ({seat(e.target)} drops 1 more)",
+    "ability": lambda e: f"{owner(e.seat)} character ability was used",
+    "traded": lambda e: (f"{seat(e.from_seat)} gave {e.count} Event "
+                         f"{'Card' if e.count == 1 else 'Cards'} to {seat(e.to_seat)}"),
+    "top_hats": lambda e: (f"{seat(e.seat)} placed the Top Hats "
+                           f"({subject(e.target, 'drops', 'drop')} 1 more)"),
     "peeked": lambda e: f"{seat(e.seat)} peeked at the room tiles",
     "round_ended": lambda e: f"round {e.round} ended; {seat(e.key)} took the Skeleton Key",
     "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
@@ -264,11 +286,11 @@ def _game_lines(view: pb.View) -> list:
     if options.automa:
         mode = f"Automa ({automa.LEVELS[options.automa].capitalize()})"
     elif options.HasField("play_as_holmes"):
-        mode = f"Play as Holmes ({seat(options.play_as_holmes.seat)} plays Holmes)"
+        mode = f"Play as Holmes ({subject(options.play_as_holmes.seat, 'plays', 'play')} Holmes)"
     extras = [n for n, on in (("Extended Version", options.extended),
                               ("The 2nd Story", options.second_story)) if on]
     lines = [f"Playing {mode}" + "".join(f", {x}" for x in extras),
-             f"Round {view.round + 1}; {seat(view.key)} holds the Skeleton Key",
+             f"Round {view.round + 1}; {subject(view.key, 'holds', 'hold')} the Skeleton Key",
              f"Evidence needed: {view.needed} of each type"]
     if view.current:
         lines.append(f"{seat(view.selector)} selected {action_tile_name(view.current)}")
@@ -289,7 +311,7 @@ def _players(view: pb.View) -> list:
     found = []
     for n, p in enumerate(view.players):
         if n == holmes:
-            found.append(f"{seat(n)} plays Holmes")
+            found.append(f"{subject(n, 'plays', 'play')} Holmes")
             continue
         parts = [f"{seat(n)}: {character_name(p.character)} in {room(p.place)}",
                  "Evidence Board " + ", ".join(
@@ -388,7 +410,8 @@ def _junction(view: pb.View) -> list:
     lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
     if junction.next:
         lines.append(f"Coming up: {objective_name(junction.next)}")
-    lines += [f"{seat(k.seat)} keeps {junction_name(k.card)}" for k in junction.kept]
+    lines += [f"{subject(k.seat, 'keeps', 'keep')} {junction_name(k.card)}"
+              for k in junction.kept]
     if junction.voted:
         lines.append("Voted so far: " + ", ".join(seat(s) for s in junction.voted))
     if junction.my_vote:

@@ -12,7 +12,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
-from parlour.engine.text import SEAT, label_problems, table_lines, text_problems
+from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.games.clashofminds import GAME, text
 from parlour.games.clashofminds.catalogue import CATALOGUE
 from parlour.games.clashofminds.tests.positions import (
@@ -37,7 +37,7 @@ def _word_problems(lines: list[str]) -> list[str]:
     for line in lines:
         problems += [f"thread {n} in {line!r}" for n in THREAD_NUMBER.findall(line)
                      if not 1 <= int(n) <= 3]
-        problems += [f"seat {n} in {line!r}" for n in SEAT.findall(line) if int(n) not in (0, 1)]
+        problems += [f"seat {n} in {line!r}" for n in seats_named(line) if n not in (0, 1)]
     return problems
 
 

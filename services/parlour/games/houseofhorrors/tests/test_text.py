@@ -6,7 +6,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
-from parlour.engine.text import SEAT, label_problems, table_lines, text_problems
+from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.games.houseofhorrors import GAME
 from parlour.games.houseofhorrors.catalogue import card_name
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
@@ -17,7 +17,7 @@ NAMES = ["Sofia", "Vlad", "Pedro", "Faith", "Ann", "Bob"]
 
 
 def _seat_problems(lines: list[str], seats: int) -> list[str]:
-    return [line for line in lines for n in SEAT.findall(line) if int(n) >= seats]
+    return [line for line in lines for n in seats_named(line) if n >= seats]
 
 
 def _sweep(seats: int, seed: int, tables_every: int) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
-from parlour.engine.text import SEAT, label_problems, table_lines, text_problems
+from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.engine.v1.table_pb2 import TableText
 from parlour.games.isayholmes import GAME
 from parlour.games.isayholmes.catalogue import KINDS
@@ -19,7 +19,7 @@ AFOOT = pb.CARD_THE_GAME_IS_AFOOT
 
 
 def _seat_problems(text: str, seats: int) -> list[str]:
-    return [f"no seat {n} in {text!r}" for n in map(int, SEAT.findall(text)) if n >= seats]
+    return [f"no seat {n} in {text!r}" for n in seats_named(text) if n >= seats]
 
 
 def _table_texts(text: TableText) -> list[str]:

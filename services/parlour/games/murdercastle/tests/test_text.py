@@ -8,7 +8,7 @@ import pytest
 
 from parlour.engine import LocalMatch
 from parlour.engine.rng import Rng
-from parlour.engine.text import SEAT, label_problems, table_lines, text_problems
+from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -32,7 +32,7 @@ def play_checked(options: pb.Options, seats: int, seed: int, tables_every: int) 
         events = match.act(seat, legal[rng.below(len(legal))])
         lines += [GAME.describe_event(e.event) for e in events or []]
         assert not text_problems(lines), text_problems(lines)
-        assert all(int(n) < seats for line in lines for n in SEAT.findall(line))
+        assert all(n < seats for line in lines for n in seats_named(line))
         decisions += 1
     return decisions
 

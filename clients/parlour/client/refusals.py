@@ -1,0 +1,89 @@
+"""Refusals in words: each reason a person can meet (docs/reference.md lists them all) as one
+sentence, the same table as the web page's (clients/web/src/errors.ts)."""
+
+from __future__ import annotations
+
+import re
+
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+#: reason -> the sentence a person reads.
+SENTENCES = {
+    "MATCH_FULL": "Every seat of this match is taken: you can watch it instead.",
+    "MATCH_NOT_FOUND": "There is no match of that name: check the link or the code.",
+    "BAD_MATCH": "That is not a match's name: a match link ends with matches/ and its code.",
+    "BAD_OPTIONS": "The game cannot be set up with these options: check them and try again.",
+    "OPTIONS_TOO_LARGE": "These options are too long for the game.",
+    "BAD_SEAT_COUNT": "This way to play does not take that many seats.",
+    "BAD_COUNT": "That many bots do not fit at this table.",
+    "TOO_MANY_BOTS": "That many bots do not fit at this table.",
+    "BAD_STRATEGY": "There is no bot of that kind.",
+    "GAME_NOT_FOUND": "This server does not offer that game.",
+    "GAME_OVER": "The match is over: nothing more can be played.",
+    "NOT_YOUR_TURN": "It is not your turn.",
+    "VERSION_MISMATCH": "The table moved on before your choice arrived: here it is as it is now.",
+    "TOO_MUCH_CONTENTION": "Many players moved at once: try your choice again.",
+    "NOT_IN_ZONE": "That card or piece is not where this move needs it.",
+    "SEAT_TAKEN": "That seat is taken: choose another, or watch.",
+    "ALREADY_SEATED": "You already hold a seat in this match: open it again from its link.",
+    "ALREADY_JOINED": "You already took a seat with this request: open it again from its link.",
+    "SPECTATORS_NOT_ALLOWED": "This match cannot be watched.",
+    "NOT_INVITED": "This is a private table: joining needs its join code or an invitation.",
+    "BAD_JOIN_SECRET": "That join code is too short.",
+    "MISSING_SEAT_TOKEN": "You need a seat at this match to do that.",
+    "INVALID_SEAT_TOKEN": "Your seat's pass does not fit this match: join it again.",
+    "SEAT_TOKEN_REVOKED": "Your seat was left or opened elsewhere: join the match again.",
+    "SEAT_NOT_YOURS": "Another person holds that seat.",
+    "NOTHING_TO_UNDO": "You have no move of your own to take back.",
+    "OTHER_SEAT_ACTED": "Another player moved after you: that move can no longer be taken back.",
+    "UNDO_NOT_ALLOWED": "This match does not allow taking moves back.",
+    "UNDO_AFTER_RANDOMNESS": "That move drew or shuffled cards: it cannot be taken back.",
+    "UNDO_AFTER_REVEAL": "That move showed hidden cards: it cannot be taken back.",
+    "UNDO_ALREADY_REQUESTED": "A request to take a move back is already open.",
+    "UNDO_REFUSED": "Your request to take that move back was refused.",
+    "NO_UNDO_REQUEST": "Nobody is asking to take a move back now.",
+    "ANSWER_NOT_AWAITED": "This request to take a move back does not wait for your answer.",
+    "ALREADY_ANSWERED": "You already accepted this request to take a move back.",
+    "CREATE_QUOTA_EXCEEDED": "You have started too many matches for now: try again later.",
+    "STREAM_QUOTA_EXCEEDED": "You follow too many matches at once: close one and try again.",
+    "SERVER_DRAINING": "The server is restarting: try again in a moment.",
+    "BACKEND_UNAVAILABLE": "The game's server does not answer now: try again in a moment.",
+    "STORAGE_UNAVAILABLE": "The server's storage does not answer now: try again in a moment.",
+    "HISTORY_TRIMMED": "The start of this match's feed is no longer kept.",
+    "INTERNAL": "Something went wrong on the server: try again.",
+}
+#: A reason at the start of a refusal's message: "BAD_OPTIONS: …".
+REASON = re.compile(r"^([A-Z][A-Z0-9_]+):\s*")
+
+
+def refusal_text(reason: str, message: str = "") -> str:
+    """One sentence for a refusal: the table's, else the server's message as a sentence."""
+    found = REASON.match(message)
+    reason = reason or (found.group(1) if found else "")
+    if reason in SENTENCES:
+        return SENTENCES[reason]
+    said = REASON.sub("", message).strip() or "the server refused that"
+    said = said[:1].upper() + said[1:]
+    return said if said.endswith((".", "!", "?")) else f"{said}."
+
+
+def error_text(error: BaseException) -> str:
+    """A failed call (or any error) as the sentence a person reads."""
+    reason = ""
+    trailing = getattr(error, "trailing_metadata", None)
+    status = _status(error) if callable(trailing) else None
+    for detail in status.details if status else ():
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            reason = info.reason
+    details = getattr(error, "details", None)
+    return refusal_text(reason, details() if callable(details) else str(error))
+
+
+def _status(error: BaseException):
+    try:
+        return rpc_status.from_call(error)
+    except ValueError:
+        return None
