@@ -3,6 +3,11 @@ spectators, Murder Castle at 7 seats, and 1 vs 2 gateways / rules replicas.
 
     .venv/bin/python -m bench.sizing           # the sizes in SIZES["full"] (a few minutes)
     .venv/bin/python -m bench.sizing --quick   # every scenario, tiny (bench.run --quick too)
+    .venv/bin/python -m bench.sizing --live 10000   # the issue's 10,000 live matches
+
+The live matches run again on the boardgame.io peer (issue 31 item 1), in memory and with
+its durable FlatFile storage, at the same pace and count; each row reports server CPU per
+live match per second and live matches per core.
 
 Each scenario starts its own stack (Redis, rules services, gateways as processes) and
 reports JSON; bench/README.md has the table. The sizes are scaled down from the issue's
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from bench import loadgen
+from bench import bgio, loadgen
 from bench.stats import CpuMeter, summarize_ms
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
@@ -53,6 +58,8 @@ SIZES = {
         "shape_seconds": 0.6,
     },
 }
+#: The issue's live matches (issue 31 item 1): `--live 10000` runs them.
+ISSUE_LIVE = 10_000
 UNLIMITED = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
 
 
@@ -159,6 +166,43 @@ async def live_matches(stack: LocalStack, size: dict) -> dict:
         "server_cpu_us_per_action": server_us(cpu),
         "errors": len(rec.errors),
         "error_samples": rec.errors[:3],
+        **per_live_match(server_cores(cpu), count),
+    }
+
+
+def server_cores(cpu: dict) -> float:
+    """Cores the server side used (every process but this load generator)."""
+    return sum(v["cores"] for k, v in cpu.items() if k != "bench")
+
+
+def per_live_match(cores: float, matches: int) -> dict:
+    """What a host sizes with: server CPU µs per live match per second, live matches one
+    core carries, and the cores ISSUE_LIVE matches would take at that rate."""
+    return {
+        "cpu_us_per_live_match_s": round(cores * 1e6 / matches, 1) if cores else None,
+        "live_matches_per_core": round(matches / cores) if cores else None,
+        f"cores_for_{ISSUE_LIVE}": round(cores * ISSUE_LIVE / matches, 2),
+    }
+
+
+async def live_peer(size: dict, storage: str) -> dict:
+    """The boardgame.io peer with `storage` at the same pace and match count (bench/bgio.py)."""
+    bgio.ensure_installed()
+    with bgio.PeerServer.start(storage) as server:
+        pace = (size["pace_s"][0], size["pace_s"][1])
+        row = await bgio.run_paced(server, size["live_matches"], pace, size["live_seconds"])
+    row.update(per_live_match(row["cpu"]["peer_server"]["cores"], row["matches"]))
+    return row
+
+
+def live_ratios(sizing: dict) -> dict:
+    """parlour ÷ each peer row: CPU per live match second (above 1: parlour costs more)."""
+    ours = sizing["live_matches"]["cpu_us_per_live_match_s"]
+    return {
+        storage: round(ours / row["cpu_us_per_live_match_s"], 2)
+        if ours and row.get("cpu_us_per_live_match_s")
+        else None
+        for storage, row in sizing.get("live_peer", {}).items()
     }
 
 
@@ -293,10 +337,17 @@ async def shape(stack: LocalStack, size: dict, started: list[Process]) -> dict:
     return runs
 
 
-async def run_all(quick: bool, log=print) -> dict:
-    """Every scenario on one stack (tinycards and murdercastle), in order."""
-    size = SIZES["quick" if quick else "full"]
-    out: dict = {"sizes": size, "scaled_down_from": {"live_matches": 10_000, "spectators": 1000}}
+async def run_all(quick: bool, log=print, live: int = 0, peer: bool = True) -> dict:
+    """Every scenario on one stack (tinycards and murdercastle), in order; then the
+    boardgame.io peer's live matches (in memory and FlatFile) at the same pace and count.
+    `live` overrides the live match count (ISSUE_LIVE: the issue's size)."""
+    size = dict(SIZES["quick" if quick else "full"])
+    if live:
+        size["live_matches"] = live
+    out: dict = {
+        "sizes": size,
+        "scaled_down_from": {"live_matches": ISSUE_LIVE, "spectators": 1000},
+    }
     with LocalStack([loadgen.GAME, "murdercastle"], env=UNLIMITED) as stack:
         started: list[Process] = []
         try:
@@ -314,6 +365,13 @@ async def run_all(quick: bool, log=print) -> dict:
         finally:
             for proc in started:
                 proc.stop()
+    if peer:
+        out["live_peer"] = {}
+        for storage in bgio.STORAGES:
+            began = time.perf_counter()
+            out["live_peer"][storage] = await live_peer(size, storage)
+            log(f"  sizing live, boardgame.io {storage}: {time.perf_counter() - began:.1f} s")
+        out["live_vs_peer"] = live_ratios(out)
     return out
 
 
@@ -321,10 +379,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="every scenario, tiny")
     parser.add_argument("--out", default="", help="write the JSON here")
+    parser.add_argument(
+        "--live",
+        type=int,
+        default=0,
+        help=f"live matches (default: SIZES; {ISSUE_LIVE} = the issue's)",
+    )
+    parser.add_argument("--no-peer", action="store_true", help="skip the boardgame.io peer")
     args = parser.parse_args()
     import uvloop
 
-    results = uvloop.run(run_all(args.quick, log=lambda t: print(t, file=sys.stderr)))
+    log = lambda t: print(t, file=sys.stderr)  # noqa: E731
+    results = uvloop.run(run_all(args.quick, log, live=args.live, peer=not args.no_peer))
     text = json.dumps(results, indent=2) + "\n"
     if args.out:
         Path(args.out).write_text(text)
