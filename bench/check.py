@@ -94,6 +94,8 @@ SIZING = {
                      "redis_bytes_per_live_match", "server_cpu_us_per_action", "errors",
                      "cpu_us_per_live_match_s", "live_matches_per_core", "cores_for_10000"),
     "spectators": ("deliveries_per_s", "delivery", "public_events", "errors"),
+    "workers_spectators": ("deliveries_per_s", "delivery", "subscribers_per_worker",
+                           "cpu_per_delivery", "cores_at_target", "public_events", "errors"),
     "murder_castle": ("actions", "ack", "delivery", "server_cpu_us_per_action",
                       "matches_finished", "errors"),
 }  # fmt: skip

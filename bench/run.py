@@ -588,6 +588,7 @@ def sizing_table(sizing: dict | None) -> list[str]:
     if not sizing:
         return []
     live, spec, castle = sizing["live_matches"], sizing["spectators"], sizing["murder_castle"]
+    ws = sizing["workers_spectators"]
     lines = [
         "",
         "what hosts size for (bench/sizing.py; ms, server CPU us per action):",
@@ -600,6 +601,12 @@ def sizing_table(sizing: dict | None) -> list[str]:
         f"  1 match, {spec['spectators']} spectators: {spec['deliveries_per_s']:.0f} deliveries/s "
         f"(target {spec['target_deliveries_per_s']}), delivery p50/p99 "
         f"{spec['delivery']['p50_ms']:.1f}/{spec['delivery']['p99_ms']:.1f}",
+        f"  1 match, {ws['spectators']} spectators over {ws['workers']} gateway workers "
+        f"({'/'.join(f'{n:.0f}' for n in ws['subscribers_per_worker'])}) and {ws['readers']} "
+        f"reader processes: {ws['deliveries_per_s']:.0f} deliveries/s (target "
+        f"{ws['target_deliveries_per_s']}), delivery p50/p99 {ws['delivery']['p50_ms']:.1f}/"
+        f"{ws['delivery']['p99_ms']:.1f}; busiest {ws['busiest']}; cores the target takes: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in ws["cores_at_target"].items()),
         f"  Murder Castle, 7 seats: {castle['matches']} matches of "
         f"{castle['actions_per_match']:.0f} actions, {castle['seconds_per_match']:.1f} s each, "
         f"ack p99 {castle['ack']['p99_ms']:.1f}, delivery p99 {castle['delivery']['p99_ms']:.1f}, "

@@ -43,6 +43,14 @@ SIZES = {
         "pace_s": [1.0, 5.0],
         "spectators": 500,  # the issue asks 1,000 at 10k deliveries/s
         "deliveries_per_s": 5000,
+        # issue 31 item 3: the issue's size, over the gateway's workers and reader processes
+        "workers_spectators": {
+            "spectators": 1000,
+            "deliveries_per_s": 10_000,
+            "workers": 2,
+            "readers": 2,
+            "connections": 8,
+        },
         "castle_seeds": [23, 31, 36, 3],  # the shortest random 7-seat matches of seeds 0-39
         "shape_level": 32,
         "shape_seconds": 6.0,
@@ -53,6 +61,13 @@ SIZES = {
         "pace_s": [0.1, 0.5],
         "spectators": 8,
         "deliveries_per_s": 200,
+        "workers_spectators": {
+            "spectators": 8,
+            "deliveries_per_s": 200,
+            "workers": 2,
+            "readers": 2,
+            "connections": 2,
+        },
         "castle_seeds": [23],
         "shape_level": 4,
         "shape_seconds": 0.6,
@@ -260,6 +275,134 @@ async def spectators(stack: LocalStack, size: dict) -> dict:
     }
 
 
+# -- one match, 1,000 spectators over the gateway's workers (issue 31 item 3) -----------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The gateway workers of a `--workers` parent (its children running the workers)."""
+    with open(f"/proc/{parent}/task/{parent}/children") as listing:
+        children = [int(pid) for pid in listing.read().split()]
+    out = []
+    for pid in children:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if b"parlour.gateway.workers" in cmdline.read():
+                out.append(pid)
+    return out
+
+
+async def workers_spectators(size: dict) -> dict:
+    """One match, `spectators` StreamEvents watchers spread over `workers` gateway worker
+    processes (PARLOUR_GATEWAY_WORKERS: each worker reads the match once for all its
+    watchers) and over `readers` reader processes (bench/spectate.py), seats acting at the
+    pace that makes `deliveries_per_s`. Every process's CPU is reported: the one at a full
+    core is what bounds the rate."""
+    spec = size["workers_spectators"]
+    count, rate, workers = spec["spectators"], spec["deliveries_per_s"], spec["workers"]
+    env = {**UNLIMITED, "PARLOUR_GATEWAY_WORKERS": str(workers)}
+    with LocalStack([loadgen.GAME], env=env) as stack:
+        gateway = stack.gateway
+        ports = [gateway.metrics_port + i for i in range(workers)]
+        watchers = [Process(f"worker{i}", gateway.port, gateway.popen, metrics_port=port)
+                    for i, port in enumerate(ports)]  # fmt: skip
+
+        def subscribers() -> list[float]:
+            return [w.metric("parlour_subscribers") for w in watchers]
+
+        async with GatewayClient(stack.address) as client:
+            match = await client.create_match(
+                loadgen.GAME, loadgen.SEATS, options=loadgen.OPTIONS, seed=0, spectators=True
+            )
+            seats = [await client.join(match.name, f"p{s}", seat=s) for s in range(loadgen.SEATS)]
+            shares = [count // spec["readers"] + (i < count % spec["readers"])
+                      for i in range(spec["readers"])]  # fmt: skip
+            readers = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bench.spectate",
+                    stack.address,
+                    match.name,
+                    str(share),
+                    str(spec["connections"]),
+                    cwd=ROOT,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    limit=1 << 24,  # the arrivals line: ~20 bytes per delivery
+                )
+                for share in shares
+            ]
+            try:
+                for reader in readers:
+                    await reader.stdout.readline()
+                spread = await asyncio.to_thread(subscribers)
+                deadline = time.monotonic() + 60
+                while sum(spread) < count:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"{spread} of {count} spectators subscribed")
+                    await asyncio.sleep(0.1)
+                    spread = await asyncio.to_thread(subscribers)
+                pids = {
+                    f"gateway worker {i}": p for i, p in enumerate(worker_pids(gateway.popen.pid))
+                }
+                pids |= {f"reader {i}": r.pid for i, r in enumerate(readers)}
+                pids |= {"rules": stack.rules[loadgen.GAME][0].popen.pid,
+                         "redis": stack.redis.process.pid, "bench": os.getpid()}  # fmt: skip
+                plan = loadgen.plan_for(0)
+                gap = plan.final_sequence / len(plan.actions) * count / rate
+                submitted: dict[int, float] = {}
+                meter = CpuMeter(pids).begin()
+                began = time.monotonic()
+                for i, (seat, action) in enumerate(plan.actions):
+                    submitted[i + 2] = time.monotonic()
+                    await seats[seat].submit(action, request_id=f"w{i}")
+                    await asyncio.sleep(max(0.0, began + (i + 1) * gap - time.monotonic()))
+                lines = [await asyncio.wait_for(r.stdout.readline(), 120) for r in readers]
+                wall = time.monotonic() - began
+                outputs = [json.loads(line) for line in lines]
+                seen = [n for out in outputs for n in out["seen"]]
+                cpu = meter.end(wall, sum(seen))  # the readers wait for stdin to end
+            finally:
+                for reader in readers:  # a reader still reading (an error) is killed
+                    reader.stdin.close()
+                    try:
+                        await asyncio.wait_for(reader.wait(), 10)
+                    except TimeoutError:
+                        reader.kill()
+                        await reader.wait()
+            public = await public_events(stack.redis_url, match.name.removeprefix("matches/"))
+    latencies = [t - submitted[int(v)] for out in outputs for v, ts in out["arrivals"].items()
+                 for t in ts]  # fmt: skip
+    return {
+        "spectators": count,
+        "workers": workers,
+        "readers": len(readers),
+        "subscribers_per_worker": spread,
+        "target_deliveries_per_s": rate,
+        "deliveries": sum(seen),
+        "deliveries_per_s": round(sum(seen) / wall, 1),
+        "delivery": summarize_ms(latencies),
+        "cpu_per_delivery": cpu,
+        "busiest": max((k for k in cpu if k != "bench"), key=lambda k: cpu[k]["cores"]),
+        # what the target rate takes at this run's CPU per delivery (cores, by role)
+        "cores_at_target": {
+            role: round(
+                sum(v["cpu_us_per_op"] for k, v in cpu.items() if k.startswith(prefix))
+                * rate
+                / 1e6,
+                2,
+            )
+            for role, prefix in (
+                ("gateway", "gateway"),
+                ("readers", "reader"),
+                ("rules+redis", ("rules", "redis")),
+            )
+        },  # fmt: skip
+        "public_events": public,
+        "errors": sum(1 for n in seen if n != public) + (count - len(seen)),
+    }
+
+
 # -- Murder Castle at 7 seats -----------------------------------------------------------------
 async def murder_castle(stack: LocalStack, size: dict) -> dict:
     """Whole 7-seat Murder Castle matches, a Play session per seat, random legal actions."""
@@ -365,6 +508,9 @@ async def run_all(quick: bool, log=print, live: int = 0, peer: bool = True) -> d
         finally:
             for proc in started:
                 proc.stop()
+    began = time.perf_counter()
+    out["workers_spectators"] = await workers_spectators(size)
+    log(f"  sizing spectators over workers: {time.perf_counter() - began:.1f} s")
     if peer:
         out["live_peer"] = {}
         for storage in bgio.STORAGES:
