@@ -66,9 +66,12 @@ def problems(results: dict) -> list[str]:
     if peer:
         for c in levels:
             rows = {section: results.get(section, {}).get(c) for section in PEER_SECTIONS}
+            absent = [f"{section}: no level {c}" for section, row in rows.items() if row is None]
+            if absent:
+                out += absent
+                continue
             for section, row in rows.items():
-                out += [f"{section}: no level {c}"] if row is None else []
-                out += _missing(row or {}, PEER, f"{section}.{c}") if row else []
+                out += _missing(row, PEER, f"{section}.{c}")
             for path in ("unary", "play"):
                 vs = results.get("vs_peer", {}).get(path, {}).get(c, {})
                 out += _missing(vs, VS_PEER, f"vs_peer.{path}.{c}")

@@ -75,7 +75,7 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     assert any(p.startswith("durability") for p in found)
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": True, "sizing": False}}
-    ) == ["peer: no level 2"]
+    ) == ["peer: no level 2", "peer_flatfile: no level 2"]  # issue 31 item 1: both storages
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": False, "sizing": True}}
     ) == ["sizing: missing"]
