@@ -307,7 +307,14 @@ async def workers_spectators(size: dict) -> dict:
                     for i, port in enumerate(ports)]  # fmt: skip
 
         def subscribers() -> list[float]:
-            return [w.metric("parlour_subscribers") for w in watchers]
+            """Each worker's subscriber count (0 while its /metrics is not up yet)."""
+            counts = []
+            for worker in watchers:
+                try:
+                    counts.append(worker.metric("parlour_subscribers"))
+                except OSError:  # urllib's URLError too
+                    counts.append(0.0)
+            return counts
 
         async with GatewayClient(stack.address) as client:
             match = await client.create_match(
