@@ -13,9 +13,18 @@ LATENCY = ("n", "p50_ms", "p99_ms")
 LEVEL = ("actions_per_s", "actions_in_window", "errors", "ack", "delivery", "cpu")
 FLOOR = ("ops_per_s", "p50_ms", "p99_ms", "cpu")
 PEER = ("actions_per_s", "actions_total", "delivery", "cpu")
-VS_PEER = ("server_cpu_us", "peer_server_cpu_us", "server_cpu_x", "client_cpu_us")
+VS_PEER = (
+    "server_cpu_us",
+    "peer_server_cpu_us",
+    "server_cpu_x",
+    "client_cpu_us",
+    "peer_flatfile_server_cpu_us",
+    "server_cpu_x_flatfile",
+)
 MEMORY = ("memory_usage_bytes_per_match", "memory_usage_by_key", "info_used_memory_delta_per_match")
 SERVERS = ("gateway", "rules:tinycards", "redis", "bench")
+#: The boardgame.io peer's sections: in memory and with its durable FlatFile storage.
+PEER_SECTIONS = ("peer", "peer_flatfile")
 
 
 def _missing(row: dict, fields: tuple[str, ...], where: str) -> list[str]:
@@ -53,13 +62,16 @@ def problems(results: dict) -> list[str]:
         for c in levels:
             row = by_level.get(c)
             out += [f"parlour.{path}: no level {c}"] if row is None else _level(row, f"{path}.{c}")
-    if results["settings"].get("peer", True):
+    peer = results["settings"].get("peer", True)
+    if peer:
         for c in levels:
-            row = results.get("peer", {}).get(c)
-            if row is None:
-                out.append(f"peer: no level {c}")
+            rows = {section: results.get(section, {}).get(c) for section in PEER_SECTIONS}
+            absent = [f"{section}: no level {c}" for section, row in rows.items() if row is None]
+            if absent:
+                out += absent
                 continue
-            out += _missing(row, PEER, f"peer.{c}")
+            for section, row in rows.items():
+                out += _missing(row, PEER, f"{section}.{c}")
             for path in ("unary", "play"):
                 vs = results.get("vs_peer", {}).get(path, {}).get(c, {})
                 out += _missing(vs, VS_PEER, f"vs_peer.{path}.{c}")
@@ -76,25 +88,38 @@ def problems(results: dict) -> list[str]:
         if "target" not in results.get("ratios", {}).get(path, {}):
             out.append(f"ratios.{path}: no target")
     if results["settings"].get("sizing", True):
-        out += sizing_problems(results.get("sizing"))
+        out += sizing_problems(results.get("sizing"), peer)
     return out + _nan_rates(results, levels)
 
 
 SIZING = {
     "live_matches": ("actions_per_s", "ack", "delivery", "gateway_rss_bytes_per_stream",
-                     "redis_bytes_per_live_match", "server_cpu_us_per_action", "errors"),
+                     "redis_bytes_per_live_match", "server_cpu_us_per_action", "errors",
+                     "cpu_us_per_live_match_s", "live_matches_per_core", "cores_for_10000"),
     "spectators": ("deliveries_per_s", "delivery", "public_events", "errors"),
+    "workers_spectators": ("deliveries_per_s", "delivery", "subscribers_per_worker",
+                           "cpu_per_delivery", "cores_at_target", "public_events", "errors"),
     "murder_castle": ("actions", "ack", "delivery", "server_cpu_us_per_action",
                       "matches_finished", "errors"),
 }  # fmt: skip
 SHAPES = ("1 gateway, 1 rules", "2 gateways, 1 rules", "1 gateway, 2 rules")
+#: Each boardgame.io storage's live-match row (issue 31 item 1).
+LIVE_PEER = ("actions_per_s", "delivery", "cpu", "rss_bytes_per_stream",
+             "cpu_us_per_live_match_s", "live_matches_per_core")  # fmt: skip
 
 
-def sizing_problems(sizing: dict | None) -> list[str]:
+def sizing_problems(sizing: dict | None, peer: bool = True) -> list[str]:
     """What bench/sizing.py's section lacks, or the errors it counted."""
     if not sizing:
         return ["sizing: missing"]
     out = []
+    if peer:
+        for storage in ("memory", "flatfile"):
+            row = sizing.get("live_peer", {}).get(storage)
+            where = f"sizing.live_peer.{storage}"
+            out += [f"{where}: missing"] if row is None else _missing(row, LIVE_PEER, where)
+            if storage not in sizing.get("live_vs_peer", {}):
+                out.append(f"sizing.live_vs_peer: no {storage}")
     for scenario, fields in SIZING.items():
         row = sizing.get(scenario, {})
         out += _missing(row, fields, f"sizing.{scenario}")

@@ -94,7 +94,8 @@ class Bench:
             },
         }
         self.finished: list[str] = []
-        self.peer: bgio.PeerServer | None = None
+        #: The boardgame.io peer servers by storage (bgio.STORAGES), unless --no-peer.
+        self.peers: dict[str, bgio.PeerServer] = {}
 
     # -- floors ----------------------------------------------------------------------
     async def run_floors(self, redis_url: str, redis_pid: int) -> dict:
@@ -138,7 +139,8 @@ class Bench:
             rec = loadgen.Recorder(0, 0)
             await loadgen.DRIVERS["unary" if i % 2 else "play"](client, m, rec)
         out = {"unary": {}, "play": {}}
-        self.results["peer"] = {}
+        for storage in self.peers:
+            self.results[PEER_SECTIONS[storage]] = {}
         for level in self.levels:  # interleaved: unary, Play, then the peer, level by level
             for path in ("unary", "play"):
                 began = time.perf_counter()
@@ -163,16 +165,18 @@ class Bench:
                     f"{'  ERRORS ' + str(result['errors']) if result['errors'] else ''}"
                     f"{'  (pool ran dry)' if result['pool_ran_dry'] else ''}"
                 )
-            if self.peer is not None:
-                self.results["peer"][str(level)] = await self.run_peer(level)
+            for storage, peer in self.peers.items():
+                result = await self.run_peer(peer, level)
+                self.results[PEER_SECTIONS[storage]][str(level)] = result
         return out
 
-    async def run_peer(self, level: int) -> dict:
-        result = await bgio.run_level(self.peer, level, self.warmup, self.duration)
+    async def run_peer(self, peer: bgio.PeerServer, level: int) -> dict:
+        result = await bgio.run_level(peer, level, self.warmup, self.duration)
         log(
             f"  peer  c={level:<3d} {result['actions_per_s']:8.0f} moves/s   "
             f"delivery p50 {result['delivery']['p50_ms']:.2f} "
-            f"p99 {result['delivery']['p99_ms']:.2f} ms (boardgame.io {bgio.VERSION})"
+            f"p99 {result['delivery']['p99_ms']:.2f} ms (boardgame.io {bgio.VERSION}, "
+            f"{peer.storage})"
         )
         return result
 
@@ -317,18 +321,21 @@ class Bench:
         log("starting the stack (Redis, tinycards rules service, gateway as processes)...")
         # one load generator is one peer: the per-peer quotas (issue 9 item 13) are off
         unlimited = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
-        if not self.args.no_peer:
-            bgio.ensure_installed()
-            self.peer = bgio.PeerServer.start()
         try:
+            if not self.args.no_peer:
+                bgio.ensure_installed()
+                for storage in bgio.STORAGES:
+                    self.peers[storage] = bgio.PeerServer.start(storage)
             with LocalStack([loadgen.GAME], env=unlimited) as stack:
                 await self.run_all(stack)
         finally:
-            if self.peer is not None:
-                self.peer.stop()
+            for peer in self.peers.values():
+                peer.stop()
         if not self.args.no_sizing:
             log("what hosts size for (bench/sizing.py, each scenario its own stack):")
-            self.results["sizing"] = await sizing.run_all(self.quick, log)
+            self.results["sizing"] = await sizing.run_all(
+                self.quick, log, live=self.args.live, peer=not self.args.no_peer
+            )
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["ratios"] = ratios(self.results, self.levels)
         self.results["vs_peer"] = peer_ratios(self.results, self.levels)
@@ -389,6 +396,8 @@ def ratios(results: dict, levels: list[int]) -> dict:
 
 
 PARLOUR_SERVERS = ("gateway", "rules:", "redis")
+#: The results section of each peer storage (bgio.STORAGES).
+PEER_SECTIONS = {"memory": "peer", "flatfile": "peer_flatfile"}
 
 
 def server_cpu_us(cpu: dict) -> float:
@@ -399,6 +408,7 @@ def server_cpu_us(cpu: dict) -> float:
 def peer_ratios(results: dict, levels: list[int]) -> dict:
     """Per path and level: parlour ÷ boardgame.io for actions/s and server CPU µs per action."""
     peer = results.get("peer") or {}
+    flat = results.get("peer_flatfile") or {}
     out: dict = {}
     for path, by_level in results["parlour"].items():
         out[path] = {}
@@ -419,6 +429,13 @@ def peer_ratios(results: dict, levels: list[int]) -> dict:
                 "client_cpu_us": ours["cpu"].get("bench", {}).get("cpu_us_per_op"),
                 "peer_client_cpu_us": theirs["cpu"]["peer_client"]["cpu_us_per_op"],
             }
+            durable = flat.get(str(level))
+            if durable:
+                durable_cpu = durable["cpu"]["peer_server"]["cpu_us_per_op"]
+                out[path][str(level)].update(
+                    peer_flatfile_server_cpu_us=durable_cpu,
+                    server_cpu_x_flatfile=round(our_cpu / durable_cpu, 2) if durable_cpu else None,
+                )
     return out
 
 
@@ -516,7 +533,54 @@ def table(results: dict) -> str:
     )
     lines += peer_table(results)
     lines += sizing_table(results.get("sizing"))
+    lines += hosts_table(results)
     return "\n".join(lines)
+
+
+def hosts_table(results: dict) -> list[str]:
+    """boardgame.io in memory, boardgame.io FlatFile and parlour side by side, both regimes:
+    saturation (server CPU µs per action at the top level, Play) and a real pace (server
+    CPU µs per live match per second, live matches per core); ratios are parlour ÷ row."""
+    sized = results.get("sizing") or {}
+    peers = sized.get("live_peer") or {}
+    if not peers or not results.get("peer"):
+        return []
+    top = str(results["settings"]["levels"][-1])
+    ours_sat = server_cpu_us(results["parlour"]["play"][top]["cpu"])
+    ours_live = sized["live_matches"]
+    rows = [("parlour (Play, Redis)", ours_sat, ours_live)]
+    for storage, section in PEER_SECTIONS.items():
+        sat = results.get(section, {}).get(top, {}).get("cpu", {}).get("peer_server", {})
+        rows.append((f"boardgame.io {storage}", sat.get("cpu_us_per_op"), peers.get(storage, {})))
+
+    def ratio(ours, theirs) -> str:
+        return f"{ours / theirs:.2f}x" if ours and theirs else "-"
+
+    lines = [
+        "",
+        f"hosts: saturation (c={top}) and a real pace ({ours_live['matches']} live matches, "
+        f"every seat connected, a move every {ours_live['pace_s'][0]:g}-"
+        f"{ours_live['pace_s'][1]:g} s); parlour / row",
+        f"{'':24s}{'sat us/action':>14s}{'ratio':>8s}{'live us/match/s':>17s}{'ratio':>8s}"
+        f"{'matches/core':>14s}{'KiB/stream':>12s}{'dlv p99 ms':>12s}",
+    ]
+    nan = float("nan")
+    for name, sat, live in rows:
+        per_stream = live.get("gateway_rss_bytes_per_stream", live.get("rss_bytes_per_stream"))
+        cost = live.get("cpu_us_per_live_match_s")
+        p99 = live.get("delivery", {}).get("p99_ms")
+        lines.append(
+            f"{name:24s}{sat or nan:>14.0f}{ratio(ours_sat, sat):>8s}{cost or nan:>17.0f}"
+            f"{ratio(ours_live.get('cpu_us_per_live_match_s'), cost):>8s}"
+            f"{live.get('live_matches_per_core') or 0:>14d}"
+            f"{(per_stream or 0) / 1024:>12.1f}{p99 or nan:>12.1f}"
+        )
+    lines.append(
+        f"(parlour at {ours_live['live_matches_per_core']} live matches per core needs "
+        f"{ours_live[f'cores_for_{sizing.ISSUE_LIVE}']} cores for {sizing.ISSUE_LIVE:,}; Redis "
+        f"{ours_live['redis_bytes_per_live_match'] / 1024:.1f} KiB per live match)"
+    )
+    return lines
 
 
 def sizing_table(sizing: dict | None) -> list[str]:
@@ -524,6 +588,7 @@ def sizing_table(sizing: dict | None) -> list[str]:
     if not sizing:
         return []
     live, spec, castle = sizing["live_matches"], sizing["spectators"], sizing["murder_castle"]
+    ws = sizing["workers_spectators"]
     lines = [
         "",
         "what hosts size for (bench/sizing.py; ms, server CPU us per action):",
@@ -536,6 +601,12 @@ def sizing_table(sizing: dict | None) -> list[str]:
         f"  1 match, {spec['spectators']} spectators: {spec['deliveries_per_s']:.0f} deliveries/s "
         f"(target {spec['target_deliveries_per_s']}), delivery p50/p99 "
         f"{spec['delivery']['p50_ms']:.1f}/{spec['delivery']['p99_ms']:.1f}",
+        f"  1 match, {ws['spectators']} spectators over {ws['workers']} gateway workers "
+        f"({'/'.join(f'{n:.0f}' for n in ws['subscribers_per_worker'])}) and {ws['readers']} "
+        f"reader processes: {ws['deliveries_per_s']:.0f} deliveries/s (target "
+        f"{ws['target_deliveries_per_s']}), delivery p50/p99 {ws['delivery']['p50_ms']:.1f}/"
+        f"{ws['delivery']['p99_ms']:.1f}; busiest {ws['busiest']}; cores the target takes: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in ws["cores_at_target"].items()),
         f"  Murder Castle, 7 seats: {castle['matches']} matches of "
         f"{castle['actions_per_match']:.0f} actions, {castle['seconds_per_match']:.1f} s each, "
         f"ack p99 {castle['ack']['p99_ms']:.1f}, delivery p99 {castle['delivery']['p99_ms']:.1f}, "
@@ -573,6 +644,9 @@ def main() -> None:
         "--no-peer", action="store_true", help="skip the boardgame.io peer (needs node and npm)"
     )
     parser.add_argument("--no-sizing", action="store_true", help="skip bench/sizing.py")
+    parser.add_argument(
+        "--live", type=int, default=0, help="live matches in bench/sizing.py (10000: the issue's)"
+    )
     args = parser.parse_args()
     import uvloop
 

@@ -3,6 +3,11 @@ spectators, Murder Castle at 7 seats, and 1 vs 2 gateways / rules replicas.
 
     .venv/bin/python -m bench.sizing           # the sizes in SIZES["full"] (a few minutes)
     .venv/bin/python -m bench.sizing --quick   # every scenario, tiny (bench.run --quick too)
+    .venv/bin/python -m bench.sizing --live 10000   # the issue's 10,000 live matches
+
+The live matches run again on the boardgame.io peer (issue 31 item 1), in memory and with
+its durable FlatFile storage, at the same pace and count; each row reports server CPU per
+live match per second and live matches per core.
 
 Each scenario starts its own stack (Redis, rules services, gateways as processes) and
 reports JSON; bench/README.md has the table. The sizes are scaled down from the issue's
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from bench import loadgen
+from bench import bgio, loadgen
 from bench.stats import CpuMeter, summarize_ms
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
@@ -38,6 +43,14 @@ SIZES = {
         "pace_s": [1.0, 5.0],
         "spectators": 500,  # the issue asks 1,000 at 10k deliveries/s
         "deliveries_per_s": 5000,
+        # issue 31 item 3: the issue's size, over the gateway's workers and reader processes
+        "workers_spectators": {
+            "spectators": 1000,
+            "deliveries_per_s": 10_000,
+            "workers": 2,
+            "readers": 2,
+            "connections": 8,
+        },
         "castle_seeds": [23, 31, 36, 3],  # the shortest random 7-seat matches of seeds 0-39
         "shape_level": 32,
         "shape_seconds": 6.0,
@@ -48,11 +61,20 @@ SIZES = {
         "pace_s": [0.1, 0.5],
         "spectators": 8,
         "deliveries_per_s": 200,
+        "workers_spectators": {
+            "spectators": 8,
+            "deliveries_per_s": 200,
+            "workers": 2,
+            "readers": 2,
+            "connections": 2,
+        },
         "castle_seeds": [23],
         "shape_level": 4,
         "shape_seconds": 0.6,
     },
 }
+#: The issue's live matches (issue 31 item 1): `--live 10000` runs them.
+ISSUE_LIVE = 10_000
 UNLIMITED = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
 
 
@@ -159,6 +181,43 @@ async def live_matches(stack: LocalStack, size: dict) -> dict:
         "server_cpu_us_per_action": server_us(cpu),
         "errors": len(rec.errors),
         "error_samples": rec.errors[:3],
+        **per_live_match(server_cores(cpu), count),
+    }
+
+
+def server_cores(cpu: dict) -> float:
+    """Cores the server side used (every process but this load generator)."""
+    return sum(v["cores"] for k, v in cpu.items() if k != "bench")
+
+
+def per_live_match(cores: float, matches: int) -> dict:
+    """What a host sizes with: server CPU µs per live match per second, live matches one
+    core carries, and the cores ISSUE_LIVE matches would take at that rate."""
+    return {
+        "cpu_us_per_live_match_s": round(cores * 1e6 / matches, 1) if cores else None,
+        "live_matches_per_core": round(matches / cores) if cores else None,
+        f"cores_for_{ISSUE_LIVE}": round(cores * ISSUE_LIVE / matches, 2),
+    }
+
+
+async def live_peer(size: dict, storage: str) -> dict:
+    """The boardgame.io peer with `storage` at the same pace and match count (bench/bgio.py)."""
+    bgio.ensure_installed()
+    with bgio.PeerServer.start(storage) as server:
+        pace = (size["pace_s"][0], size["pace_s"][1])
+        row = await bgio.run_paced(server, size["live_matches"], pace, size["live_seconds"])
+    row.update(per_live_match(row["cpu"]["peer_server"]["cores"], row["matches"]))
+    return row
+
+
+def live_ratios(sizing: dict) -> dict:
+    """parlour ÷ each peer row: CPU per live match second (above 1: parlour costs more)."""
+    ours = sizing["live_matches"]["cpu_us_per_live_match_s"]
+    return {
+        storage: round(ours / row["cpu_us_per_live_match_s"], 2)
+        if ours and row.get("cpu_us_per_live_match_s")
+        else None
+        for storage, row in sizing.get("live_peer", {}).items()
     }
 
 
@@ -213,6 +272,141 @@ async def spectators(stack: LocalStack, size: dict) -> dict:
         "cpu_per_delivery": cpu,
         "public_events": public,
         "errors": sum(1 for n in seen if n != public),
+    }
+
+
+# -- one match, 1,000 spectators over the gateway's workers (issue 31 item 3) -----------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The gateway workers of a `--workers` parent (its children running the workers)."""
+    with open(f"/proc/{parent}/task/{parent}/children") as listing:
+        children = [int(pid) for pid in listing.read().split()]
+    out = []
+    for pid in children:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if b"parlour.gateway.workers" in cmdline.read():
+                out.append(pid)
+    return out
+
+
+async def workers_spectators(size: dict) -> dict:
+    """One match, `spectators` StreamEvents watchers spread over `workers` gateway worker
+    processes (PARLOUR_GATEWAY_WORKERS: each worker reads the match once for all its
+    watchers) and over `readers` reader processes (bench/spectate.py), seats acting at the
+    pace that makes `deliveries_per_s`. Every process's CPU is reported: the one at a full
+    core is what bounds the rate."""
+    spec = size["workers_spectators"]
+    count, rate, workers = spec["spectators"], spec["deliveries_per_s"], spec["workers"]
+    env = {**UNLIMITED, "PARLOUR_GATEWAY_WORKERS": str(workers)}
+    with LocalStack([loadgen.GAME], env=env) as stack:
+        gateway = stack.gateway
+        ports = [gateway.metrics_port + i for i in range(workers)]
+        watchers = [Process(f"worker{i}", gateway.port, gateway.popen, metrics_port=port)
+                    for i, port in enumerate(ports)]  # fmt: skip
+
+        def subscribers() -> list[float]:
+            """Each worker's subscriber count (0 while its /metrics is not up yet)."""
+            counts = []
+            for worker in watchers:
+                try:
+                    counts.append(worker.metric("parlour_subscribers"))
+                except OSError:  # urllib's URLError too
+                    counts.append(0.0)
+            return counts
+
+        async with GatewayClient(stack.address) as client:
+            match = await client.create_match(
+                loadgen.GAME, loadgen.SEATS, options=loadgen.OPTIONS, seed=0, spectators=True
+            )
+            seats = [await client.join(match.name, f"p{s}", seat=s) for s in range(loadgen.SEATS)]
+            shares = [count // spec["readers"] + (i < count % spec["readers"])
+                      for i in range(spec["readers"])]  # fmt: skip
+            readers = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bench.spectate",
+                    stack.address,
+                    match.name,
+                    str(share),
+                    str(spec["connections"]),
+                    cwd=ROOT,
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    limit=1 << 24,  # the arrivals line: ~20 bytes per delivery
+                )
+                for share in shares
+            ]
+            try:
+                for reader in readers:
+                    await reader.stdout.readline()
+                spread = await asyncio.to_thread(subscribers)
+                deadline = time.monotonic() + 60
+                while sum(spread) < count:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"{spread} of {count} spectators subscribed")
+                    await asyncio.sleep(0.1)
+                    spread = await asyncio.to_thread(subscribers)
+                pids = {
+                    f"gateway worker {i}": p for i, p in enumerate(worker_pids(gateway.popen.pid))
+                }
+                pids |= {f"reader {i}": r.pid for i, r in enumerate(readers)}
+                pids |= {"rules": stack.rules[loadgen.GAME][0].popen.pid,
+                         "redis": stack.redis.process.pid, "bench": os.getpid()}  # fmt: skip
+                plan = loadgen.plan_for(0)
+                gap = plan.final_sequence / len(plan.actions) * count / rate
+                submitted: dict[int, float] = {}
+                meter = CpuMeter(pids).begin()
+                began = time.monotonic()
+                for i, (seat, action) in enumerate(plan.actions):
+                    submitted[i + 2] = time.monotonic()
+                    await seats[seat].submit(action, request_id=f"w{i}")
+                    await asyncio.sleep(max(0.0, began + (i + 1) * gap - time.monotonic()))
+                lines = [await asyncio.wait_for(r.stdout.readline(), 120) for r in readers]
+                wall = time.monotonic() - began
+                outputs = [json.loads(line) for line in lines]
+                seen = [n for out in outputs for n in out["seen"]]
+                cpu = meter.end(wall, sum(seen))  # the readers wait for stdin to end
+            finally:
+                for reader in readers:  # a reader still reading (an error) is killed
+                    reader.stdin.close()
+                    try:
+                        await asyncio.wait_for(reader.wait(), 10)
+                    except TimeoutError:
+                        reader.kill()
+                        await reader.wait()
+            public = await public_events(stack.redis_url, match.name.removeprefix("matches/"))
+    latencies = [t - submitted[int(v)] for out in outputs for v, ts in out["arrivals"].items()
+                 for t in ts]  # fmt: skip
+    return {
+        "spectators": count,
+        "workers": workers,
+        "readers": len(readers),
+        "subscribers_per_worker": spread,
+        "target_deliveries_per_s": rate,
+        "deliveries": sum(seen),
+        "deliveries_per_s": round(sum(seen) / wall, 1),
+        "delivery": summarize_ms(latencies),
+        "cpu_per_delivery": cpu,
+        "busiest": max((k for k in cpu if k != "bench"), key=lambda k: cpu[k]["cores"]),
+        # what the target rate takes at this run's CPU per delivery (cores, by role)
+        "cores_at_target": {
+            role: round(
+                sum(v["cpu_us_per_op"] for k, v in cpu.items() if k.startswith(prefix))
+                * rate
+                / 1e6,
+                2,
+            )
+            for role, prefix in (
+                ("gateway", "gateway"),
+                ("readers", "reader"),
+                ("rules+redis", ("rules", "redis")),
+            )
+        },  # fmt: skip
+        "public_events": public,
+        "errors": sum(1 for n in seen if n != public) + (count - len(seen)),
     }
 
 
@@ -293,10 +487,17 @@ async def shape(stack: LocalStack, size: dict, started: list[Process]) -> dict:
     return runs
 
 
-async def run_all(quick: bool, log=print) -> dict:
-    """Every scenario on one stack (tinycards and murdercastle), in order."""
-    size = SIZES["quick" if quick else "full"]
-    out: dict = {"sizes": size, "scaled_down_from": {"live_matches": 10_000, "spectators": 1000}}
+async def run_all(quick: bool, log=print, live: int = 0, peer: bool = True) -> dict:
+    """Every scenario on one stack (tinycards and murdercastle), in order; then the
+    boardgame.io peer's live matches (in memory and FlatFile) at the same pace and count.
+    `live` overrides the live match count (ISSUE_LIVE: the issue's size)."""
+    size = dict(SIZES["quick" if quick else "full"])
+    if live:
+        size["live_matches"] = live
+    out: dict = {
+        "sizes": size,
+        "scaled_down_from": {"live_matches": ISSUE_LIVE, "spectators": 1000},
+    }
     with LocalStack([loadgen.GAME, "murdercastle"], env=UNLIMITED) as stack:
         started: list[Process] = []
         try:
@@ -314,6 +515,16 @@ async def run_all(quick: bool, log=print) -> dict:
         finally:
             for proc in started:
                 proc.stop()
+    began = time.perf_counter()
+    out["workers_spectators"] = await workers_spectators(size)
+    log(f"  sizing spectators over workers: {time.perf_counter() - began:.1f} s")
+    if peer:
+        out["live_peer"] = {}
+        for storage in bgio.STORAGES:
+            began = time.perf_counter()
+            out["live_peer"][storage] = await live_peer(size, storage)
+            log(f"  sizing live, boardgame.io {storage}: {time.perf_counter() - began:.1f} s")
+        out["live_vs_peer"] = live_ratios(out)
     return out
 
 
@@ -321,10 +532,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="every scenario, tiny")
     parser.add_argument("--out", default="", help="write the JSON here")
+    parser.add_argument(
+        "--live",
+        type=int,
+        default=0,
+        help=f"live matches (default: SIZES; {ISSUE_LIVE} = the issue's)",
+    )
+    parser.add_argument("--no-peer", action="store_true", help="skip the boardgame.io peer")
     args = parser.parse_args()
     import uvloop
 
-    results = uvloop.run(run_all(args.quick, log=lambda t: print(t, file=sys.stderr)))
+    log = lambda t: print(t, file=sys.stderr)  # noqa: E731
+    results = uvloop.run(run_all(args.quick, log, live=args.live, peer=not args.no_peer))
     text = json.dumps(results, indent=2) + "\n"
     if args.out:
         Path(args.out).write_text(text)

@@ -6,6 +6,7 @@ No timing is asserted: the figures come from `make bench` (bench/README.md).
 from __future__ import annotations
 
 import json
+import math
 import shutil
 
 import pytest
@@ -75,3 +76,32 @@ async def test_issue18_item1_real_peer_level_runs_and_parses() -> None:
         result = await bgio.run_level(server, 2, 0.0, 0.3)
     assert result["actions_total"] >= result["actions_in_window"] > 0
     assert set(result["cpu"]) == {"peer_server", "peer_client"}
+
+
+def test_issue31_item1_live_match_figures_and_ratios() -> None:
+    """Issue 31 item 1: a host's figures from the cores a live-match run used, and parlour
+    over each boardgame.io storage (above 1: parlour costs more per live match second)."""
+    from bench.sizing import live_ratios, per_live_match
+
+    ours = per_live_match(0.5, 400)
+    assert ours == {
+        "cpu_us_per_live_match_s": 1250.0,
+        "live_matches_per_core": 800,
+        "cores_for_10000": 12.5,
+    }
+    sizing = {
+        "live_matches": ours,
+        "live_peer": {
+            "memory": per_live_match(0.25, 400),
+            "flatfile": per_live_match(1.0, 400),
+        },
+    }
+    assert live_ratios(sizing) == {"memory": 2.0, "flatfile": 0.5}
+
+
+def test_issue31_item1_a_window_without_moves_reads_as_nan() -> None:
+    """FlatFile can spend a whole quick window on one move: no latency is NaN, not None."""
+    line = json.loads(LOAD_LINE)
+    line["delivery"] = {"n": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+    result = bgio.parse_result(json.dumps(line))
+    assert result["delivery"]["n"] == 0 and math.isnan(result["delivery"]["p99_ms"])

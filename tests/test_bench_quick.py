@@ -41,6 +41,9 @@ def test_issue22_item1_quick_bench_runs_every_path(tmp_path) -> None:
     play = results["parlour"]["play"][str(results["settings"]["levels"][-1])]
     assert play["cpu"]["bench"]["cpu_us_per_op"] > 0  # the load client's own CPU is reported
     assert set(results["sizing"]) >= {"live_matches", "spectators", "murder_castle", "shape"}
+    if PEER_READY:  # issue 31 item 1: boardgame.io in memory and FlatFile, both regimes
+        assert set(results["sizing"]["live_peer"]) == set(bgio.STORAGES)
+        assert "hosts: saturation" in run.stdout and "boardgame.io flatfile" in run.stdout
 
 
 def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
@@ -72,7 +75,7 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     assert any(p.startswith("durability") for p in found)
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": True, "sizing": False}}
-    ) == ["peer: no level 2"]
+    ) == ["peer: no level 2", "peer_flatfile: no level 2"]  # issue 31 item 1: both storages
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": False, "sizing": True}}
     ) == ["sizing: missing"]

@@ -59,6 +59,7 @@ class RetentionSettings(Settings):
 
     finished_retention_seconds: Annotated[int, Field(ge=0)] = 86_400
     abandoned_after_seconds: Annotated[int, Field(ge=0)] = 7 * 86_400
+    request_retry_seconds: Annotated[int, Field(ge=0)] = 600
 
 
 class ServerNameSettings(Settings):

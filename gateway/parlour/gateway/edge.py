@@ -138,13 +138,13 @@ class Viewer:
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
     """The caller's seat from its token (None: spectator), checked against the metadata."""
     if token is not None:
-        seat = meta.get(f"t:{tokens.token_hash(token)}") if token else None
-        if seat is None:
+        held = tokens.held_seat(meta, token) if token else None
+        if held is None:
             raise unauthenticated(
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
         version = int(meta.get("sv", 0))
-        return Viewer(match, meta["game"], int(seat), tokens.token_hash(token), version)
+        return Viewer(match, meta["game"], int(held[1]), held[0], version)
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
     if meta.get("spectators") != "1":
@@ -217,7 +217,7 @@ class Edge:
         match = match_id_of(match_name)
         token = self.seat_token(context)
         fields = ["game", "spectators", "sv"]
-        fields += [f"t:{tokens.token_hash(token)}"] if token else []
+        fields += [f"t:{stored}" for stored in tokens.stored_hashes(token)] if token else []
         who = identity.current()
         fields += [f"proof:{who.key}"] if who is not None and token else []
         values = await self.store.redis.hmget(keys.meta(match), fields)

@@ -23,6 +23,23 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
+def stored_hashes(token: str) -> tuple[str, str]:
+    """Every hash a live match may hold for `token`: this version's, then the full 256-bit
+    hex digest seats taken before the 128-bit change stored (issue 31 item 5)."""
+    full = hashlib.sha256(token.encode()).hexdigest()
+    return full[:32], full
+
+
+def held_seat(meta: dict[str, str], token: str) -> tuple[str, str] | None:
+    """(the stored hash, the seat) `token` holds in a match's meta fields `t:<hash>`, or None.
+    The stored hash is what the seat's later checks (commit, leave, revocation) must name."""
+    for stored in stored_hashes(token):
+        seat = meta.get(f"t:{stored}")
+        if seat is not None:
+            return stored, seat
+    return None
+
+
 def token_from_metadata(metadata) -> str | None:
     """The Bearer token in call metadata, if any (empty string if malformed)."""
     for key, value in metadata or ():

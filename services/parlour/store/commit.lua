@@ -4,15 +4,19 @@
 --       gateways with subscribers of the match)
 -- ARGV: 1 expected version, 2 new State bytes, 3 request record key ('' = no record),
 --       4 request record, 5 max events kept (0 = all), 6 status ('' = unchanged),
---       7 seconds a finished match keeps its request records (0 = forever),
+--       7 the retry window: seconds the request records live past the match's last action,
+--         finished or not (0 = as long as the match's other keys),
 --       8 the action's log record ('' = none), 9 progress bytes,
 --       10 acting seat, 11 seat token hash ('' = not checked), 12 origin gateway id,
 --       13 seconds an unfinished match lives without activity (0 = forever),
 --       14 seconds a finished match is kept (0 = forever), 15 gateway channel prefix,
 --       16 match id, 17 event count, then per event: payload, visibility, actor
--- Request records are kept for every action of the match (no count window): the key is
--- a 12-byte digest of the request id and the record a 16-byte fingerprint plus the
--- ActResult.
+-- Request records are kept for every action of the match (no count window) for as long as
+-- the match acts, and the retry window past its last action (issue 31 item 4): a retry
+-- arriving within the window of its action's commit gets the first answer. The key is a
+-- 12-byte digest of the request id and the record a 16-byte fingerprint plus the ActResult.
+-- The commit that finishes the match drops the seats' join records (join:<request id>,
+-- joinrid:<seat>): no join can be retried once the match is over.
 -- Event entries: e payload, v visibility, a actor, n version; f = 1 on the match's last
 -- event (status becomes 'finished'), so readers know a viewer past it has everything;
 -- s = the meta's seat version (tokens revoked so far), only once one was revoked.
@@ -63,13 +67,18 @@ redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[6]) end
 if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[8]) end
-local ttl = tonumber(ARGV[7])
-if finishing and ttl > 0 then
-  -- a finished match keeps its request records only long enough for late retries
-  redis.call('EXPIRE', KEYS[3], ttl)
+if finishing then
+  for s = 0, tonumber(redis.call('HGET', KEYS[4], 'seats') or 0) - 1 do
+    local rid = redis.call('HGET', KEYS[4], 'joinrid:' .. s)
+    if rid then redis.call('HDEL', KEYS[4], 'join:' .. rid, 'joinrid:' .. s) end
+  end
 end
 -- retention: the match itself (meta, state, events, action log), then the rest
 local idle, kept = tonumber(ARGV[13]), tonumber(ARGV[14])
+local window = tonumber(ARGV[7])
+if window > 0 and idle > 0 and not finishing then window = math.min(window, idle) end
+-- the request records: the retry window from now (the finished retention caps it below)
+if window > 0 then redis.call('EXPIRE', KEYS[3], window) end
 local retained = {KEYS[4], KEYS[1], KEYS[2], KEYS[5], KEYS[3], KEYS[6]}
 if finishing then
   for i, key in ipairs(retained) do
@@ -81,7 +90,9 @@ if finishing then
     end
   end
 elseif idle > 0 then
-  for _, key in ipairs(retained) do redis.call('EXPIRE', key, idle) end
+  for _, key in ipairs(retained) do
+    if key ~= KEYS[3] or window == 0 then redis.call('EXPIRE', key, idle) end
+  end
 end
 -- every commit moves the version, with or without events: the other gateways' streams
 -- send the match's progress

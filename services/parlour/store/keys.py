@@ -41,7 +41,8 @@ def mine(subject_key: str) -> str:
 
 def requests(match: str) -> str:
     """Hash: 12-byte digest of a request id -> 16-byte fingerprint + recorded ActResult,
-    one per accepted action for the whole match."""
+    one per accepted action; the hash lives the retry window past the match's last action
+    (PARLOUR_REQUEST_RETRY_SECONDS, store/commit.lua)."""
     return f"parlour:{{{match}}}:requests"
 
 

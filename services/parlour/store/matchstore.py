@@ -168,6 +168,7 @@ class MatchStore:
         A command that meets a connection broken since its last use (Redis restarted) is
         sent once more on a fresh one; every script is idempotent, so this is safe."""
         kwargs.setdefault("retention", Retention.from_env())
+        kwargs.setdefault("finished_request_ttl", kwargs["retention"].request_seconds)
         return cls(connection.connect(url, timeout), **kwargs)
 
     async def close(self) -> None:
