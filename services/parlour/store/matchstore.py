@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 import redis.asyncio as aioredis
@@ -62,6 +62,9 @@ class StoredEvent:
     final: bool = False
     #: Seat tokens the match had revoked when the event was committed (store/seat.lua).
     seat_version: int = 0
+    #: What a reader made of the event once, for every subscriber (the gateway's public
+    #: MatchEvent); not part of the event's value.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a seat (None: spectator) may see the event."""
