@@ -128,11 +128,14 @@ def libraries(folded: Folded) -> dict[str, float]:
 
 
 # -- live matches at a real pace under py-spy (issue 31 item 2) -------------------------------
-async def live(matches: int, seconds: float, pace: tuple[float, float], label: str) -> str:
+async def live(
+    matches: int, seconds: float, pace: tuple[float, float], label: str, count: bool = False
+) -> str:
     """`matches` tinycards matches, a Play session per seat, each acting every `pace`
     seconds (bench/sizing.py's live-match scenario); once every session is open, the
-    gateway and the rules service are sampled by py-spy --native for `seconds`. Returns
-    the text summary (CPU µs per action of each process, then the profiles)."""
+    gateway and the rules service are sampled by py-spy --native for `seconds` (with
+    `count`, instead: perf stat counts their syscalls and context switches). Returns the
+    text summary (CPU µs per action of each process, then the profiles or counts)."""
     import asyncio
     import os
     import random
@@ -165,7 +168,9 @@ async def live(matches: int, seconds: float, pace: tuple[float, float], label: s
             work = Path(tempfile.mkdtemp(prefix="parlour-live-"))
             targets = {"gateway": pids["gateway"], "rules": pids[f"rules:{loadgen.GAME}"]}
             spies = {
-                name: start(pid, work / f"{name}.raw", seconds, native=True)
+                name: counter(pid, seconds)
+                if count
+                else start(pid, work / f"{name}.raw", seconds, native=True)
                 for name, pid in targets.items()
             }
             meter = CpuMeter(pids).begin()
@@ -177,7 +182,8 @@ async def live(matches: int, seconds: float, pace: tuple[float, float], label: s
             stop.set()
             await asyncio.gather(*tasks)
     head = (
-        f"live matches under py-spy --native: {matches} matches ({2 * matches} Play "
+        f"live matches under {'perf stat' if count else 'py-spy --native'}: {matches} "
+        f"matches ({2 * matches} Play "
         f"sessions) acting every {pace[0]}-{pace[1]} s, {seconds} s window, "
         f"{acks / seconds:.1f} actions/s, {len(rec.errors)} errors, load average "
         f"{os.getloadavg()[0]:.1f}; CPU us/action: "
@@ -186,26 +192,48 @@ async def live(matches: int, seconds: float, pace: tuple[float, float], label: s
     )
     texts = [head]
     for name, spy in spies.items():
-        spy.communicate()
+        _, err = spy.communicate()
         raw = work / f"{name}.raw"
-        if raw.exists():
+        if count:
+            texts.append(f"{name}, per action: " + per_action(err.decode(), acks))
+        elif raw.exists():
             texts.append(summarize(read_pyspy(raw), f"py-{name}, live matches ({label})"))
     return "\n\n".join(texts) + "\n"
 
 
+def counter(pid: int, seconds: float) -> subprocess.Popen:
+    """perf stat of `pid`'s syscalls, context switches and CPU time for `seconds`."""
+    events = "raw_syscalls:sys_enter,context-switches,task-clock"
+    argv = ["perf", "stat", "-x", ",", "-e", events, "-p", str(pid), "--", "sleep"]
+    return subprocess.Popen(
+        [*argv, str(max(1, round(seconds)))], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+
+def per_action(perf_csv: str, actions: int) -> str:
+    """perf stat's CSV counts divided by `actions`."""
+    out = []
+    for line in perf_csv.splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[0].replace(".", "", 1).isdigit() and actions:
+            out.append(f"{fields[2]} {float(fields[0]) / actions:.1f}")
+    return ", ".join(out) or "(no counts)"
+
+
 def main() -> None:
-    """python -m bench.profile live [--matches N] [--seconds S] [--label L]"""
+    """python -m bench.profile live|count [--matches N] [--seconds S] [--label L]"""
     import argparse
 
     import uvloop
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("mode", choices=["live"])
+    parser.add_argument("mode", choices=["live", "count"])
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--label", default="live")
     args = parser.parse_args()
-    text = uvloop.run(live(args.matches, args.seconds, (1.0, 5.0), args.label))
+    count = args.mode == "count"
+    text = uvloop.run(live(args.matches, args.seconds, (1.0, 5.0), args.label, count))
     out = Path(__file__).parent / "results" / f"profile-{args.label}.txt"
     out.write_text(text)
     print(text)
