@@ -125,3 +125,120 @@ def libraries(folded: Folded) -> dict[str, float]:
         counts[frames[-1].rpartition(" (")[2].rstrip(")")] += count
     total = sum(counts.values()) or 1
     return {lib: round(100 * n / total, 1) for lib, n in counts.most_common(12)}
+
+
+# -- live matches at a real pace under py-spy (issue 31 item 2) -------------------------------
+async def live(
+    matches: int, seconds: float, pace: tuple[float, float], label: str, count: bool = False
+) -> str:
+    """`matches` tinycards matches, a Play session per seat, each acting every `pace`
+    seconds (bench/sizing.py's live-match scenario); once every session is open, the
+    gateway and the rules service are sampled by py-spy --native for `seconds` (with
+    `count`, instead: perf stat counts their syscalls and context switches). Returns the
+    text summary (CPU µs per action of each process, then the profiles or counts)."""
+    import asyncio
+    import os
+    import random
+    import tempfile
+    import time
+
+    from bench import loadgen, sizing
+    from bench.stats import CpuMeter
+    from parlour.client import GatewayClient
+    from parlour.launcher import LocalStack
+
+    with LocalStack([loadgen.GAME], env=sizing.UNLIMITED) as stack:
+        async with GatewayClient(stack.address) as client:
+            pool = await loadgen.prepare(client, matches)
+            rec = loadgen.Recorder(0.0, float("inf"))
+            stop = asyncio.Event()
+            rng = random.Random(22)
+            loop = asyncio.get_running_loop()
+            opened = [loop.create_future() for _ in pool]
+            tasks = [
+                asyncio.create_task(
+                    loadgen.play_session(
+                        client, m, rec, lambda: rng.uniform(*pace), opened=ready, stop=stop
+                    )
+                )
+                for m, ready in zip(pool, opened, strict=True)
+            ]
+            await asyncio.gather(*opened)
+            pids = sizing.server_pids(stack) | {"bench": os.getpid()}
+            work = Path(tempfile.mkdtemp(prefix="parlour-live-"))
+            targets = {"gateway": pids["gateway"], "rules": pids[f"rules:{loadgen.GAME}"]}
+            spies = {
+                name: counter(pid, seconds)
+                if count
+                else start(pid, work / f"{name}.raw", seconds, native=True)
+                for name, pid in targets.items()
+            }
+            meter = CpuMeter(pids).begin()
+            rec.window_start = began = time.perf_counter()
+            await asyncio.sleep(seconds)
+            rec.window_end = time.perf_counter()
+            acks = len(rec.within(rec.ack, rec.window_end))
+            cpu = meter.end(rec.window_end - began, acks)
+            stop.set()
+            await asyncio.gather(*tasks)
+    head = (
+        f"live matches under {'perf stat' if count else 'py-spy --native'}: {matches} "
+        f"matches ({2 * matches} Play "
+        f"sessions) acting every {pace[0]}-{pace[1]} s, {seconds} s window, "
+        f"{acks / seconds:.1f} actions/s, {len(rec.errors)} errors, load average "
+        f"{os.getloadavg()[0]:.1f}; CPU us/action: "
+        + ", ".join(f"{k} {v['cpu_us_per_op']:.0f}" for k, v in cpu.items())
+        + f"; server total {sizing.server_us(cpu):.0f}"
+    )
+    texts = [head]
+    for name, spy in spies.items():
+        _, err = spy.communicate()
+        raw = work / f"{name}.raw"
+        if count:
+            texts.append(f"{name}, per action: " + per_action(err.decode(), acks))
+        elif raw.exists():
+            texts.append(summarize(read_pyspy(raw), f"py-{name}, live matches ({label})"))
+    return "\n\n".join(texts) + "\n"
+
+
+def counter(pid: int, seconds: float) -> subprocess.Popen:
+    """perf stat of `pid`'s syscalls, context switches and CPU time for `seconds`."""
+    events = "raw_syscalls:sys_enter,context-switches,task-clock"
+    argv = ["perf", "stat", "-x", ",", "-e", events, "-p", str(pid), "--", "sleep"]
+    return subprocess.Popen(
+        [*argv, str(max(1, round(seconds)))], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+
+def per_action(perf_csv: str, actions: int) -> str:
+    """perf stat's CSV counts divided by `actions`."""
+    out = []
+    for line in perf_csv.splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[0].replace(".", "", 1).isdigit() and actions:
+            out.append(f"{fields[2]} {float(fields[0]) / actions:.1f}")
+    return ", ".join(out) or "(no counts)"
+
+
+def main() -> None:
+    """python -m bench.profile live|count [--matches N] [--seconds S] [--label L]"""
+    import argparse
+
+    import uvloop
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("mode", choices=["live", "count"])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--label", default="live")
+    args = parser.parse_args()
+    count = args.mode == "count"
+    text = uvloop.run(live(args.matches, args.seconds, (1.0, 5.0), args.label, count))
+    out = Path(__file__).parent / "results" / f"profile-{args.label}.txt"
+    out.write_text(text)
+    print(text)
+    print(f"written: {out}")
+
+
+if __name__ == "__main__":
+    main()

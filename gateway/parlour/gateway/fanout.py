@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -47,6 +48,45 @@ class Progress:
     data: bytes
 
 
+#: Put in an idle subscriber's queue by Beats: a heartbeat interval passed with nothing new.
+IDLE = object()
+
+
+class Beats:
+    """One timer per gateway process for every idle subscriber's heartbeat (not a timer
+    per wait): every quarter interval, each subscriber that has waited a whole interval
+    gets IDLE in its queue, so a heartbeat leaves after 1 to 1.25 intervals of quiet."""
+
+    def __init__(self) -> None:
+        #: Waiting subscribers (by heartbeat interval) and when each began to wait.
+        self.waiting: dict[float, dict[Subscription, float]] = {}
+        self._tasks: dict[float, asyncio.Task] = {}
+
+    async def wait(self, subscriber: Subscription, heartbeat: float):
+        """The subscriber's next queue item, or IDLE after `heartbeat` seconds of quiet."""
+        waiting = self.waiting.get(heartbeat)
+        if waiting is None or self._tasks[heartbeat].done():
+            waiting = self.waiting.setdefault(heartbeat, {})
+            self._tasks[heartbeat] = asyncio.create_task(self._tick(heartbeat, waiting))
+        waiting[subscriber] = time.monotonic()
+        try:
+            return await subscriber.queue.get()
+        finally:
+            del waiting[subscriber]
+
+    async def _tick(self, heartbeat: float, waiting: dict[Subscription, float]) -> None:
+        while True:
+            await asyncio.sleep(heartbeat / 4)
+            due = time.monotonic() - heartbeat
+            for subscriber, since in list(waiting.items()):
+                if since <= due and subscriber.queue.empty():
+                    subscriber.queue.put_nowait(IDLE)
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+
+
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
     """Nothing new; the subscriber has seen everything up to `last_sequence`."""
@@ -62,7 +102,8 @@ class Subscription:
         self.match = match
         self.seat = seat
         self.cursor = after
-        self.queue: asyncio.Queue[StoredEvent | Progress | None] = asyncio.Queue(size)
+        #: Events and progress from the feed; None from end(); IDLE from Beats.
+        self.queue: asyncio.Queue[StoredEvent | Progress | object | None] = asyncio.Queue(size)
         self.overflowed = False
         self.failure: ServiceError | None = None
         #: The last sequence handed out (where a stream ended now would resume).
@@ -145,10 +186,8 @@ class Subscription:
             try:
                 event = self.queue.get_nowait()
             except asyncio.QueueEmpty:
-                try:
-                    async with asyncio.timeout(heartbeat):
-                        event = await self.queue.get()
-                except TimeoutError:
+                event = await self.hub.beats.wait(self, heartbeat)
+                if event is IDLE:
                     self.delivered = self.cursor
                     if (note := self._progressed(self.progress)) is not None:
                         yield note
@@ -163,7 +202,9 @@ class Subscription:
             while True:
                 if event is None:  # put by end(), which set the failure first
                     raise self.failure
-                if isinstance(event, Progress):
+                if event is IDLE:  # a beat that lost the race with an event
+                    pass
+                elif isinstance(event, Progress):
                     note = event if note is None or event.version > note.version else note
                 else:
                     if event.sequence > self.cursor + 1:
@@ -291,6 +332,7 @@ class EventHub:
         self.closing = False
         self._listener: asyncio.Task | None = None
         self._tasks: set[asyncio.Task] = set()
+        self.beats = Beats()
 
     def drain(self) -> None:
         """End every subscription with UNAVAILABLE and the last sequence it handed out."""
@@ -448,3 +490,4 @@ class EventHub:
                 await asyncio.wait_for(self._listener, 2)
         for task in list(self._tasks):
             task.cancel()
+        self.beats.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 
 import grpc
 
@@ -17,6 +18,8 @@ from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 MAX_BATCH = 256
 #: Largest single Act sent on a link (the rules service receives at most 4 MiB).
 MAX_ACT_BYTES = 3 * 1024 * 1024
+#: How often unanswered Acts are checked against their deadlines (one timer per link).
+SWEEP_SECONDS = 0.5
 
 
 class ActLink:
@@ -27,8 +30,12 @@ class ActLink:
         self.address = address
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
+        #: Each pending call's deadline (time.monotonic()), checked by one sweeper.
+        self._deadlines: dict[int, float] = {}
         self._outbox: asyncio.Queue | None = None
         self._reader: asyncio.Task | None = None
+        self._sweeper: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def act(self, request: pb.ActRequest, timeout: float = 30.0) -> pb.ActResponse:
         """Send one Act and wait for its answer; ServiceError if refused or the link fails.
@@ -38,27 +45,35 @@ class ActLink:
             raise invalid_argument("action", "the action is too large", "ACTION_TOO_LARGE")
         outbox = self._open()
         call_id = next(self._ids)
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        future = self._loop.create_future()
         self._pending[call_id] = future
+        self._deadlines[call_id] = time.monotonic() + timeout
         outbox.put_nowait(pb.ActStreamRequest(call_id=call_id, act=request))
-        timer = loop.call_later(timeout, self._expire, future)
         try:
             return await future
         finally:
-            timer.cancel()
-            self._pending.pop(call_id, None)
+            del self._pending[call_id], self._deadlines[call_id]
 
-    def _expire(self, future: asyncio.Future) -> None:
-        if not future.done():
-            future.set_exception(
-                unavailable("the game service did not answer in time", detail=self.address)
-            )
+    async def _sweep(self) -> None:
+        """Fail the calls whose deadline passed (UNAVAILABLE), every SWEEP_SECONDS."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = time.monotonic()
+            late = [i for i, deadline in self._deadlines.items() if deadline <= now]
+            for call_id in late:
+                future = self._pending[call_id]
+                if not future.done():
+                    future.set_exception(
+                        unavailable("the game service did not answer in time", detail=self.address)
+                    )
 
     def _open(self) -> asyncio.Queue:
         if self._outbox is None or self._reader is None or self._reader.done():
+            self._loop = asyncio.get_running_loop()
             self._outbox = asyncio.Queue()
             self._reader = asyncio.create_task(self._run(self._outbox))
+            if self._sweeper is None or self._sweeper.done():
+                self._sweeper = asyncio.create_task(self._sweep())
         return self._outbox
 
     async def _run(self, outbox: asyncio.Queue) -> None:
@@ -98,3 +113,5 @@ class ActLink:
             self._outbox.put_nowait(None)
         if self._reader is not None:
             self._reader.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()

@@ -48,6 +48,10 @@ def refusal(request_id: str, error: ServiceError) -> gw.ActionAck:
 class PlaySession:
     """Runs one Play stream after its `open` message."""
 
+    #: Messages waiting for clients over every session of the process (the
+    #: parlour_play_queued_messages gauge reads it when scraped: no lock per message).
+    all_queued = 0
+
     def __init__(
         self,
         seat: int | None,
@@ -94,19 +98,19 @@ class PlaySession:
         finally:
             reader.cancel()
             pump.cancel()
-            metrics.PLAY_QUEUED.dec(self.queued)
+            PlaySession.all_queued -= self.queued
 
     def count(self) -> None:
         """One more message waits for the client (queued or held)."""
         self.queued += 1
-        metrics.PLAY_QUEUED.inc()
+        PlaySession.all_queued += 1
         if self.queued >= self.limit:
             self.room.clear()
 
     def taken(self, count: int) -> None:
         """`count` messages left for the client."""
         self.queued -= count
-        metrics.PLAY_QUEUED.dec(count)
+        PlaySession.all_queued -= count
         if self.queued < self.limit:
             self.room.set()
 
@@ -149,8 +153,8 @@ class PlaySession:
             ack = gw.ActionAck(request_id=action.request_id, response=response)
             upto = response.result.progress.last_sequence
         self.in_flight -= 1
+        self.out.put_nowait(gw.PlayResponse(ack=ack))  # first, as when no event was held
         self.release(upto)
-        self.out.put_nowait(gw.PlayResponse(ack=ack))
         self.end_if_finished()
 
     def end_if_finished(self) -> None:
@@ -205,3 +209,6 @@ class PlaySession:
                     self.held.append((event.sequence, message))
                 else:
                     self.out.put_nowait(message)
+
+
+metrics.PLAY_QUEUED.set_function(lambda: PlaySession.all_queued)

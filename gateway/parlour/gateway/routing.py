@@ -137,6 +137,8 @@ class GameRoute:
 
     def ordered(self, match: str) -> list[Replica]:
         """Rendezvous order over the live replicas, then the rest (down or unprobed)."""
+        if len(self.replicas) == 1:  # the usual case: nothing to rank
+            return list(self.replicas.values())
         now = time.monotonic()
         ranked = rank(match, list(self.replicas.values()))
         return [r for r in ranked if r.live is not False and r.down_until <= now] + [

@@ -20,7 +20,15 @@ from parlour.store.matchstore import StoredEvent
 
 def match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
     """A stored event (a RecordedEvent; the game's own events without their type URL,
-    `event_url`: rules/records.py) as the public MatchEvent, with the game's text."""
+    `event_url`: rules/records.py) as the public MatchEvent, with the game's text; made
+    once per event, whatever the number of subscribers (callers copy it into a message)."""
+    public = event.memo.get(event_url)
+    if public is None:
+        public = event.memo[event_url] = _match_event(event, event_url)
+    return public
+
+
+def _match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
     recorded = rules.RecordedEvent.FromString(event.payload)
     public = gw.MatchEvent(
         sequence=event.sequence,

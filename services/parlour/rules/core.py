@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import time
@@ -124,6 +123,36 @@ def refused(error: IllegalAction) -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, error.reason, error.message)
 
 
+class MatchLock:
+    """`async with` it to change one match (a plain class: no generator per action); it
+    leaves `locks` when its last user is done."""
+
+    __slots__ = ("locks", "match", "lock", "users")
+
+    def __init__(self, locks: dict[str, MatchLock], match: str) -> None:
+        self.locks = locks
+        self.match = match
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+    async def __aenter__(self) -> None:
+        self.users += 1
+        try:
+            await self.lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self.users -= 1
+        if not self.users and self.locks.get(self.match) is self:
+            del self.locks[self.match]
+
+
 class RulesCore:
     """Create matches, answer views and legal actions, and apply actions for one game."""
 
@@ -134,7 +163,7 @@ class RulesCore:
         self.store = store
         self.cache = StateCache(cache_size)
         self.max_retries = max_retries
-        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self._locks: dict[str, MatchLock] = {}
         self._clocks: dict[str, ClockPolicy] = {}
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
@@ -334,19 +363,13 @@ class RulesCore:
         self._act_seconds.observe(time.perf_counter() - started)
         return response
 
-    @contextlib.asynccontextmanager
-    async def serialized(self, match: str):
+    def serialized(self, match: str) -> MatchLock:
         """One change per match at a time in this process; the lock lives while anyone uses
         it."""
-        lock, users = self._locks.setdefault(match, (asyncio.Lock(), [0]))
-        users[0] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                del self._locks[match]
+        lock = self._locks.get(match)
+        if lock is None:
+            lock = self._locks[match] = MatchLock(self._locks, match)
+        return lock
 
     async def _act_locked(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 import redis.asyncio as aioredis
@@ -62,6 +62,9 @@ class StoredEvent:
     final: bool = False
     #: Seat tokens the match had revoked when the event was committed (store/seat.lua).
     seat_version: int = 0
+    #: What a reader made of the event once, for every subscriber (the gateway's public
+    #: MatchEvent); not part of the event's value.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether a seat (None: spectator) may see the event."""
@@ -452,7 +455,12 @@ class MatchStore:
         """Every commit of the batch in one pipelined round trip."""
         if self._commit_sha is None:
             self._commit_sha = await self.redis.script_load(self._commit_src)
-        if self._cluster:
+        if len(batch) == 1 and not self._cluster:  # alone: no pipeline (~15 % less CPU)
+            try:
+                replies = [await self._run_one(batch[0])]
+            except Exception as error:  # noqa: BLE001 - a reply, as the pipeline gives it
+                replies = [error]
+        elif self._cluster:
             replies = await asyncio.gather(*map(self._run_one, batch), return_exceptions=True)
         else:
             pipe = self.redis.pipeline(transaction=False)
@@ -465,8 +473,8 @@ class MatchStore:
         return replies
 
     async def _run_one(self, item: _Commit):
-        """One commit (a Cluster pipeline may not carry scripts; the batch's commits still
-        go out together, each to its match's node)."""
+        """One commit: alone, or in Cluster (a Cluster pipeline may not carry scripts; the
+        batch's commits still go out together, each to its match's node)."""
         return await self.redis.evalsha(self._commit_sha, len(item.keys), *item.keys, *item.args)
 
     async def match_log(self, match: str) -> MatchRecords:
