@@ -167,10 +167,15 @@ def _moved(e) -> str:
 
 
 def _ended(e) -> str:
-    if not e.winners:
-        return f"the game ended: Holmes won ({e.reason})"
+    """The end in one line: Holmes' win names its cause; an escape or the round limit names
+    the winners (the reason never repeats who won)."""
     names = " and ".join(seat(w) for w in e.winners)
-    return f"the game ended: {names} won ({e.reason})"
+    if e.reason.startswith("Holmes won"):
+        return f"the game ended: {e.reason}"
+    if e.reason.startswith("round limit"):
+        limit = e.reason.split(":", 1)[0]
+        return f"the game ended at the {limit}: {names} won with the most evidence"
+    return f"the game ended: {names} {e.reason}"
 
 
 _SIMPLE = {
