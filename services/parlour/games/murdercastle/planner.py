@@ -11,22 +11,28 @@ tile. The Holmes seat of Play as Holmes plays the greedy heuristic.
 
 from __future__ import annotations
 
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 
-from parlour.engine.game import copy_message
+from parlour.engine.game import IllegalAction, copy_message
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import automa, strategy
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, needed
-from parlour.games.murdercastle.flow import options, pending_seats
+from parlour.games.murdercastle.flow import apply, options, pending_seats
 from parlour.games.murdercastle.stack import NOBODY, holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Own decisions played out after a candidate before the position is scored.
 ROLLOUT = 24
+#: Seconds a decision may spend playing candidates out (a bot's property; past it the
+#: remaining candidates are scored as they stand).
+BUDGET = 0.8
 WALKS = {"move_1": 1, "move_2": 2, "move_2_lock_2": 2}
+#: What a strike costs beyond the cubes it drops (the fifth, in Automa, loses the game).
+STRIKE, LAST_STRIKE = 120.0, 3000.0
 
 
 def purposeful(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng,
@@ -40,26 +46,33 @@ def purposeful(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng,
     state = sample(rng.next64())
     _quiet_holmes(state)
     scored = []
+    deadline = time.perf_counter() + BUDGET
     for action in calm or actions:
         child = copy_message(state)
-        _apply(child, seat, action)
-        _play_out(child, seat)
+        if _apply(child, seat, action):
+            _play_out(child, seat, deadline)
         scored.append((worth(child, seat), rng.next64(), action))
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
-def _apply(state: pb.State, seat: int, action: pb.Action) -> None:
-    from parlour.games.murdercastle.flow import apply
+def _apply(state: pb.State, seat: int, action: pb.Action) -> bool:
+    """Apply on the sample; False when the sample does not allow it (a sample may differ
+    from the match in what the seat cannot see), leaving the sample as it was."""
+    try:
+        apply(state, seat, action)
+    except IllegalAction:
+        return False
+    return True
 
-    apply(state, seat, action)
 
-
-def _play_out(state: pb.State, seat: int) -> None:
+def _play_out(state: pb.State, seat: int, deadline: float) -> None:
     """Finish the current tile (own decisions only, each by a one-step score) and stop at the
-    next tile selection, another seat's decision, or the next round."""
+    next tile selection, another seat's decision, the next round, or the deadline."""
     start = state.round
     for _ in range(ROLLOUT):
         if state.finished or state.round != start or not state.frames:
+            return
+        if time.perf_counter() > deadline:
             return
         if state.frames[-1].kind == pb.FRAME_KIND_SELECT_TILE:
             return
@@ -149,7 +162,7 @@ def _strike_cost(state: pb.State, player: pb.Player) -> float:
     progression = catalogue().rules["strike_progression"]
     drop = progression[min(player.strikes, len(progression) - 1)]
     last = automa.on(state) and player.strikes + 1 >= automa.data().raw["strikes_to_lose"]
-    return 150.0 + 100.0 * drop + (1e5 if last else 0.0)
+    return STRIKE + 80.0 * drop + (LAST_STRIKE if last else 0.0)
 
 
 def _expected_strikes(state: pb.State, castle: Castle, seat: int) -> float:
