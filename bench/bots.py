@@ -16,8 +16,8 @@ interval (paired by seed).
 `--castle` prints Murder Castle's win-rate table (issues 23 and 32), each row with a 95%
 Wilson interval: the solo player's win rate against Automa at each difficulty (greedy,
 purposeful, IS-MCTS); in Play as Holmes the investigators' (any of them escaping) against a
-greedy Holmes at 4 and 7 seats (IS-MCTS investigators there only for their decision times, over
-2 rounds: a whole game is hundreds of searches). The purposeful player is the game's planner
+greedy Holmes at 4 and 7 seats. IS-MCTS rows (3 rounds each) are there for its decision
+times only: a whole game is hundreds of searches. The purposeful player is the game's planner
 (`parlour.games.murdercastle.planner`). IS-MCTS searches with its time budget and the
 planner's cheap playouts (`parlour.client.strategies.SearchStrategy`).
 
@@ -46,7 +46,7 @@ ITERATIONS = {"clashofminds": 8, "houseofhorrors": 16, "isayholmes": 64, "murder
 DEFAULT_ITERATIONS = 32
 #: Rounds after which a Murder Castle match of the table counts as lost (a safeguard of the
 #: bench, not a rule; reported when it happens).
-ROUND_CAP = 400
+ROUND_CAP = 200
 
 
 def configuration(game_name: str):
@@ -152,7 +152,7 @@ def castle_match(job: tuple[str, int, int, int, tuple[str, ...], int]) -> tuple[
     if match.outcome is None:
         return False, times, True
     holmes = seats - 1 if mode == "holmes" else None
-    won = any(w != holmes for w in match.outcome.winners) and not round_limit
+    won = any(w != holmes for w in match.outcome.winners) and not match.state.options.round_limit
     return won, times, False
 
 
@@ -214,25 +214,29 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
 
 def castle_cells(matches: int, iterations: int, searched: int,
                  round_limit: int = 0) -> list[tuple[str, str, list]]:
-    """The table's rows: a title, the players and the jobs of its matches (`searched` matches
-    in the IS-MCTS rows; `round_limit` only for the quick run)."""
-    cells = []
+    """The table's rows: a title, the players and the jobs of its matches (`round_limit` only
+    for the quick run). IS-MCTS rows come last and play `searched` matches of 3 rounds, for
+    their decision times only: a whole game is hundreds of searches."""
+    cells, timed = [], []
     for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
-        for bot in ("greedy", "purposeful", "ismcts"):
-            count = searched if bot == "ismcts" else matches
+        for bot in ("greedy", "purposeful"):
             cells.append((f"Automa {name}", bot,
                           [("automa", level, s, iterations, (bot,), round_limit)
-                           for s in range(count)]))
+                           for s in range(matches)]))
+        timed.append((f"Automa {name}", "ismcts (timing: 3 rounds)",
+                      [("automa", level, s, iterations, ("ismcts",), round_limit or 3)
+                       for s in range(searched)]))
     for seats in (4, 7):
         for who in ("greedy", "purposeful"):
             lineup = tuple([who] * (seats - 1) + ["greedy"])
             cells.append((f"Play as Holmes {seats} seats", f"{who} vs greedy Holmes",
                           [("holmes", seats, s, iterations, lineup, round_limit)
                            for s in range(matches)]))
-        lineup = tuple(["ismcts"] * (seats - 1) + ["greedy"])  # hundreds of searches a game
-        cells.append((f"Play as Holmes {seats} seats", "ismcts (timing: 2 rounds)",
-                      [("holmes", seats, s, iterations, lineup, 2) for s in range(searched)]))
-    return cells
+        lineup = tuple(["ismcts"] * (seats - 1) + ["greedy"])
+        timed.append((f"Play as Holmes {seats} seats", "ismcts (timing: 3 rounds)",
+                      [("holmes", seats, s, iterations, lineup, round_limit or 3)
+                       for s in range(searched)]))
+    return cells + timed
 
 
 def castle_table(matches: int, iterations: int, jobs: int, searched: int,

@@ -5,8 +5,8 @@ The score counts the evidence still needed and how close the nearest cubes of ea
 colour lie (a route for the evidence, never through Holmes' room), the strikes Holmes is
 expected to land before the player acts again (his predicted path: the movement cards left
 and, in Automa, the Holmes' Action Cards left that walk him 1 or 2 rooms towards you), and
-once the board is complete the way back to the Pharmacy. It never calls Holmes with the Move Holmes
-tile. The Holmes seat of Play as Holmes plays the greedy heuristic.
+once the board is complete the way back to the Pharmacy. It never calls Holmes with the Move
+Holmes tile. The Holmes seat of Play as Holmes plays the greedy heuristic.
 """
 
 from __future__ import annotations
@@ -51,13 +51,15 @@ def purposeful(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng,
         child = copy_message(state)
         if _apply(child, seat, action):
             _play_out(child, seat, deadline)
+        else:  # scored as the sample stands
+            child = copy_message(state)
         scored.append((worth(child, seat), rng.next64(), action))
     return max(scored, key=lambda s: (s[0], s[1]))[2]
 
 
 def _apply(state: pb.State, seat: int, action: pb.Action) -> bool:
-    """Apply on the sample; False when the sample does not allow it (a sample may differ
-    from the match in what the seat cannot see), leaving the sample as it was."""
+    """Apply on the sample; False when the sample refuses it (a sample may differ from the
+    match in what the seat cannot see)."""
     try:
         apply(state, seat, action)
     except IllegalAction:
