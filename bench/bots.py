@@ -136,8 +136,10 @@ def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
 
 
 # -- Murder Castle's modes (issues 23 and 32) --------------------------------------------------
-def castle_match(job: tuple[str, int, int, int, tuple[str, ...], int]) -> tuple[bool, dict, bool]:
-    """One seeded match of a mode: (a player, not Holmes, won; decision times; capped)."""
+def castle_match(job: tuple[str, int, int, int, tuple[str, ...], int]
+                 ) -> tuple[bool, dict, bool, int]:
+    """One seeded match of a mode: (a player, not Holmes, won; decision times; capped;
+    rounds played)."""
     mode, level_or_seats, seed, iterations, lineup, round_limit = job
     from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -149,11 +151,12 @@ def castle_match(job: tuple[str, int, int, int, tuple[str, ...], int]) -> tuple[
         options = pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=seats - 1),
                              round_limit=round_limit)
     match, times = play_timed(game, options, seats, seed, list(lineup), iterations, ROUND_CAP)
+    rounds = match.state.round
     if match.outcome is None:
-        return False, times, True
+        return False, times, True, rounds
     holmes = seats - 1 if mode == "holmes" else None
     won = any(w != holmes for w in match.outcome.winners) and not match.state.options.round_limit
-    return won, times, False
+    return won, times, False, rounds
 
 
 def strike_trace(level: int, seeds: range, bot: str = "purposeful") -> list[dict]:
@@ -244,7 +247,7 @@ def castle_table(matches: int, iterations: int, jobs: int, searched: int,
     """Print and return Murder Castle's win rates per mode and difficulty, with the bots'
     decision times."""
     rows = []
-    print(f"{'mode':26} {'players':28} games  wins  rate   [95%]        capped      s  "
+    print(f"{'mode':26} {'players':28} games  wins  rate   [95%]        capped rounds      s  "
           "decision seconds")
     with multiprocessing.Pool(jobs) as pool:
         for title, players, cell in castle_cells(matches, iterations, searched, round_limit):
@@ -254,12 +257,14 @@ def castle_table(matches: int, iterations: int, jobs: int, searched: int,
             capped = sum(r[2] for r in results)
             low, high = wilson(wins, len(cell))
             timed = timing([r[1] for r in results])
+            rounds = sum(r[3] for r in results) / len(results)
             row = {"mode": title, "players": players, "games": len(cell), "wins": wins,
                    "iterations": cell[0][3], "interval_95": [low, high], "capped": capped,
-                   "decision_seconds": timed, "seconds": time.perf_counter() - started}
+                   "mean_rounds": rounds, "decision_seconds": timed,
+                   "seconds": time.perf_counter() - started}
             rows.append(row)
             print(f"{title:26} {players:28} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
-                  f"[{low:.0%}, {high:.0%}]  {capped:6} {row['seconds']:6.0f}  "
+                  f"[{low:.0%}, {high:.0%}]  {capped:6} {rounds:6.1f} {row['seconds']:6.0f}  "
                   f"{timing_text(timed)}", flush=True)
     return rows
 
