@@ -1,25 +1,28 @@
-"""IS-MCTS against random bots, in-process: win rate per game over seeded matches.
+"""Bots against each other, in-process (no gRPC): win rates over seeded matches, and how
+long every bot decision takes.
 
-    .venv/bin/python -m bench.bots                  # 200 matches per game, both cores (~15 min)
+    .venv/bin/python -m bench.bots                  # every game, then Murder Castle's table
     .venv/bin/python -m bench.bots --matches 40 --games tinycards isayholmes
-    .venv/bin/python -m bench.bots --castle --matches 40    # only Murder Castle's modes (below)
+    .venv/bin/python -m bench.bots --castle --matches 200    # only Murder Castle's table
+    .venv/bin/python -m bench.bots --castle --quick          # every row once, short games
+    .venv/bin/python -m bench.bots --trace 1 --matches 20    # Automa strikes, one by one
 
-Each match seats one IS-MCTS bot (seat = match number mod seats) among random bots; the
-same seeds are then played with a random bot in that seat. A bot's score in a match is its
-share of the win (1/number of winners, 0 for a loss or a match nobody won). Reported per
-game: IS-MCTS win rate, the random bot's win rate in the same seats and seeds, and the
-difference with a 95% interval (paired by seed).
+Per game: each match seats one IS-MCTS bot (seat = match number mod seats) among random bots;
+the same seeds are then played with a random bot in that seat. A bot's score in a match is its
+share of the win (1/number of winners, 0 for a loss or a match nobody won). Reported: IS-MCTS
+win rate, the random bot's in the same seats and seeds, and the difference with a 95%
+interval (paired by seed).
 
-`--castle` prints Murder Castle's win-rate table per mode and difficulty (issue 23), each
-with a 95% Wilson interval: the solo player's win rate against Automa at each difficulty, by
-the greedy bot and by IS-MCTS; in Play as Holmes, the investigators' win rate (any of them
-escaping) with three IS-MCTS investigators (the others greedy) against a greedy Holmes, at 4
-and 7 seats, and all-greedy tables for comparison. IS-MCTS's reward counts a seat's place
-among the others, which a 1-seat game does not have: in Automa the search scores a playout by
-the evidence collected (each colour up to what is needed) against phantom seats, one per
-step of that progress, and an escape beats them all. The Automa rows also show a cautious
-player written for this bench (`cautious`): in a sample of the hidden decks it looks three of
-its own decisions ahead and values evidence, strikes, distance from Holmes and the way home.
+`--castle` prints Murder Castle's win-rate table (issues 23 and 32), each row with a 95%
+Wilson interval: the solo player's win rate against Automa at each difficulty (greedy,
+purposeful, IS-MCTS); in Play as Holmes the investigators' (any of them escaping) against a
+greedy Holmes at 4 and 7 seats. IS-MCTS rows (3 rounds each) are there for its decision
+times only: a whole game is hundreds of searches. The purposeful player is the game's planner
+(`parlour.games.murdercastle.planner`). IS-MCTS searches with its time budget and the
+planner's cheap playouts (`parlour.client.strategies.SearchStrategy`).
+
+Every table also reports the bots' decision times, per bot kind and game: the slowest
+decision and the 99th percentile, in seconds (the bar is 2 s on the project's machine).
 """
 
 from __future__ import annotations
@@ -29,21 +32,21 @@ import json
 import math
 import multiprocessing
 import time
+from collections import defaultdict
 from pathlib import Path
 
-from parlour.client import ismcts
-from parlour.client.local import play_local
 from parlour.client.strategies import Turn, make_strategy
 from parlour.engine import LocalMatch
-from parlour.engine.game import Outcome
 from parlour.engine.registry import get_game, playable_games
-from parlour.engine.rng import Rng
 from parlour.engine.sampling import LocalSampler
 
 RESULTS = Path(__file__).parent / "results"
 #: Samples per decision per game (the figures in docs/playing.md were measured with these).
 ITERATIONS = {"clashofminds": 8, "houseofhorrors": 16, "isayholmes": 64, "murdercastle": 8}
 DEFAULT_ITERATIONS = 32
+#: Rounds after which a Murder Castle match of the table counts as lost (a safeguard of the
+#: bench, not a rule; reported when it happens).
+ROUND_CAP = 200
 
 
 def configuration(game_name: str):
@@ -56,17 +59,56 @@ def share(outcome, seat: int) -> float:
     return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
 
 
-def one_pair(job: tuple[str, int, int]) -> tuple[float, float]:
-    """(IS-MCTS bot's share, random bot's share) in the same seat and seed."""
+def play_timed(game, options, seats: int, seed: int, lineup: list[str], iterations: int,
+               round_cap: int = 0):
+    """Play one seeded match, bot kind lineup[i] in seat i (each sees only its view and
+    samples); returns the match and every decision's seconds per bot kind."""
+    match = LocalMatch(game, seats, seed=seed, options=options)
+    bots = [make_strategy(name, seed * 131 + seat, LocalSampler(game, match, seat), iterations)
+            for seat, name in enumerate(lineup)]
+    times: dict[str, list[float]] = defaultdict(list)
+    while match.outcome is None:
+        if round_cap and match.state.round >= round_cap:
+            break
+        seat = match.pending[0].seat
+        legal = match.legal_actions(seat)
+        started = time.perf_counter()
+        action = bots[seat].choose(Turn(game, seat, match.view(seat), legal))
+        if len(legal) > 1:
+            times[lineup[seat]].append(time.perf_counter() - started)
+        match.act(seat, action)
+    return match, dict(times)
+
+
+def one_pair(job: tuple[str, int, int]) -> tuple[float, float, dict]:
+    """(IS-MCTS bot's share, random bot's share, decision times) in the same seat and seed."""
     game_name, seed, iterations = job
     game = get_game(game_name)
     options, seats = configuration(game_name)
     seat = seed % seats
     lineup = ["random"] * seats
-    baseline = share(play_local(game, options, seed, lineup), seat)
+    baseline, _ = play_timed(game, options, seats, seed, lineup, iterations)
     lineup[seat] = "ismcts"
-    searched = share(play_local(game, options, seed, lineup, iterations), seat)
-    return searched, baseline
+    searched, times = play_timed(game, options, seats, seed, lineup, iterations)
+    return share(searched.outcome, seat), share(baseline.outcome, seat), times
+
+
+def timing(times: list[dict]) -> dict:
+    """The slowest decision and the 99th percentile per bot kind, in seconds."""
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for t in times:
+        for kind, seconds in t.items():
+            pooled[kind].extend(seconds)
+    out = {}
+    for kind, seconds in sorted(pooled.items()):
+        seconds.sort()
+        out[kind] = {"decisions": len(seconds), "max_s": seconds[-1],
+                     "p99_s": seconds[min(len(seconds) - 1, int(0.99 * len(seconds)))]}
+    return out
+
+
+def timing_text(timed: dict) -> str:
+    return "  ".join(f"{k} max {v['max_s']:.2f} p99 {v['p99_s']:.2f}" for k, v in timed.items())
 
 
 def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
@@ -74,7 +116,7 @@ def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
     pairs = pool.map(one_pair, [(game_name, s, iterations) for s in range(matches)])
     mcts = [p[0] for p in pairs]
     rand = [p[1] for p in pairs]
-    diffs = [a - b for a, b in pairs]
+    diffs = [a - b for a, b, _ in pairs]
     mean = sum(diffs) / matches
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, matches - 1))
     half = 1.96 * sd / math.sqrt(matches)
@@ -88,111 +130,80 @@ def run_game(pool, game_name: str, matches: int, iterations: int) -> dict:
         "random_win_rate": sum(rand) / matches,
         "difference": mean,
         "difference_95": [mean - half, mean + half],
+        "decision_seconds": timing([p[2] for p in pairs]),
         "seconds": time.perf_counter() - started,
     }
 
 
-# -- Murder Castle's modes (issue 23) ----------------------------------------------------------
-class SoloProgress:
-    """A 1-seat Murder Castle seen by IS-MCTS as a race against phantom seats: seat 0 scores
-    its evidence (each colour up to the needed count), phantom k scores k; escaping scores
-    above them all."""
-
-    def __init__(self, game) -> None:
-        self._game = game
-        self.phantoms = 25
-
-    def __getattr__(self, name: str):
-        return getattr(self._game, name)
-
-    def seat_count(self, state) -> int:
-        return 1 + self.phantoms
-
-    def outcome(self, state):
-        outcome = self._game.outcome(state)
-        if outcome is None:
-            return None
-        from parlour.games.murdercastle.cubes import needed
-
-        board = state.players[0].board
-        score = self.phantoms + 1 if 0 in outcome.winners else sum(
-            min(n, needed(state)) for n in board.counts)
-        return Outcome((score, *range(self.phantoms)), outcome.winners)
-
-
-def lookahead(game, state, depth: int) -> float:
-    """A solo Automa position's worth, looking `depth` of the player's own decisions ahead
-    (the bench's cautious player: evidence collected, strikes, distance from Holmes, the way
-    home once the board is full)."""
-    from parlour.engine.game import copy_message
-    from parlour.games.murdercastle import automa
-    from parlour.games.murdercastle.board import PHARMACY, place_of
-    from parlour.games.murdercastle.cubes import needed
-
-    outcome = game.outcome(state)
-    if outcome is not None:
-        return 1000.0 if 0 in outcome.winners else -1000.0
-    if depth:
-        legal = game.legal_actions(state, 0)
-        best = -1e9
-        for action in legal:
-            child = copy_message(state)
-            game.apply(child, 0, action)
-            best = max(best, lookahead(game, child, depth - 1))
-        return best
-    player = state.players[0]
-    need = needed(state)
-    progress = sum(min(n, need) for n in player.board.counts)
-    far = automa.distances(state)
-    away = min(far.get(state.holmes, 6), 4)
-    worth = 4 * progress - 8 * player.strikes + 2 * away
-    if progress == 5 * need:
-        worth += 50 - 5 * far.get(place_of(PHARMACY), 10)
-    return worth
-
-
-def cautious(game, match, seat: int, legal: list, rng: Rng, depth: int = 3):
-    """The move whose position, `depth` own decisions on, is worth most in a sample."""
-    from parlour.engine.game import copy_message
-
-    sample = LocalSampler(game, match, seat)(rng.next64())
-    scored = []
-    for action in legal:
-        child = copy_message(sample)
-        game.apply(child, seat, action)
-        scored.append((lookahead(game, child, depth - 1), rng.next64(), action))
-    return max(scored, key=lambda s: (s[0], s[1]))[2]
-
-
-def castle_match(job: tuple[str, int, int, int, tuple[str, ...]]) -> bool:
-    """One seeded match of a mode; True when a player (not Holmes) won."""
-    mode, level_or_seats, seed, iterations, lineup = job
+# -- Murder Castle's modes (issues 23 and 32) --------------------------------------------------
+def castle_match(job: tuple[str, int, int, int, tuple[str, ...], int]
+                 ) -> tuple[bool, dict, bool, int]:
+    """One seeded match of a mode: (a player, not Holmes, won; decision times; capped;
+    rounds played)."""
+    mode, level_or_seats, seed, iterations, lineup, round_limit = job
     from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
     game = get_game("murdercastle")
     if mode == "automa":
-        options, seats = pb.Options(automa=level_or_seats), 1
+        options, seats = pb.Options(automa=level_or_seats, round_limit=round_limit), 1
     else:
         seats = level_or_seats
-        options = pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=seats - 1))
-    match = LocalMatch(game, seats, seed=seed, options=options)
-    searched = SoloProgress(game) if seats == 1 else game
-    rngs = [Rng.from_seed(seed * 131 + s) for s in range(seats)]
-    bots = [make_strategy("greedy" if name in ("ismcts", "cautious") else name, seed * 131 + s)
-            for s, name in enumerate(lineup)]
-    while match.outcome is None:
-        seat = match.pending[0].seat
-        legal = match.legal_actions(seat)
-        if lineup[seat] == "cautious":
-            move = cautious(game, match, seat, legal, rngs[seat])
-        elif lineup[seat] == "ismcts":
-            move = ismcts.search(searched, seat, legal, LocalSampler(game, match, seat),
-                                 rngs[seat], iterations)
-        else:
-            move = bots[seat].choose(Turn(game, seat, match.view(seat), legal))
-        match.act(seat, move)
+        options = pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=seats - 1),
+                             round_limit=round_limit)
+    match, times = play_timed(game, options, seats, seed, list(lineup), iterations, ROUND_CAP)
+    rounds = match.state.round
+    if match.outcome is None:
+        return False, times, True, rounds
     holmes = seats - 1 if mode == "holmes" else None
-    return any(w != holmes for w in match.outcome.winners)
+    won = any(w != holmes for w in match.outcome.winners) and not match.state.options.round_limit
+    return won, times, False, rounds
+
+
+def strike_trace(level: int, seeds: range, bot: str = "purposeful") -> list[dict]:
+    """Every Holmes Strikes! of seeded Automa games (issue 32): the round, what moved Holmes
+    last (a Holmes' Movement Card, an Automa card, an Event Card), the rooms he walked
+    through, where the player stood and how far Holmes was when the round's actions ended."""
+    from parlour.games.murdercastle import automa
+    from parlour.games.murdercastle.board import place_name
+    from parlour.games.murdercastle.catalogue import catalogue
+    from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+    game = get_game("murdercastle")
+    found = []
+    for seed in seeds:
+        match = LocalMatch(game, 1, seed=seed, options=pb.Options(automa=level))
+        player = make_strategy(bot, seed * 131, LocalSampler(game, match, 0))
+        cause, path, far = "", [], match.state.holmes
+        while match.outcome is None:
+            legal = match.legal_actions(0)
+            action = player.choose(Turn(game, 0, match.view(0), legal))
+            at = match.state.holmes
+            for emitted in match.act(0, action):
+                event = emitted.event
+                kind = event.WhichOneof("kind")
+                if kind in ("holmes_card", "automa", "played"):
+                    if kind == "holmes_card":
+                        card = catalogue().movement[event.holmes_card.card]
+                        cause = f"movement {card.special or list(card.rooms)}"
+                        far = at
+                    elif kind == "automa":
+                        cause = "automa " + automa.data().cards[event.automa.card].kind
+                    else:
+                        cause = "event " + catalogue().events[event.played.card].kind
+                    path = []
+                elif kind == "holmes_moved":
+                    at = event.holmes_moved.to_place
+                    path.append(place_name(at))
+                elif kind == "struck":
+                    found.append({"seed": seed, "round": match.state.round, "cause": cause,
+                                  "path": list(path),
+                                  "distance": automa.distances(match.state).get(far),
+                                  "room": place_name(match.state.players[0].place),
+                                  "strikes": event.struck.strikes})
+        found.append({"seed": seed, "won": bool(match.outcome.winners),
+                      "rounds": match.state.round})
+    return found
+
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -205,44 +216,56 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
 
 
 def castle_cells(matches: int, iterations: int, searched: int,
-                 holmes_iterations: int) -> list[tuple[str, str, list]]:
-    """The table's rows: a title, the players and the jobs of its matches (`searched` matches
-    in the IS-MCTS rows, which are slow; Play as Holmes searches `holmes_iterations`)."""
-    cells = []
+                 round_limit: int = 0) -> list[tuple[str, str, list]]:
+    """The table's rows: a title, the players and the jobs of its matches (`round_limit` only
+    for the quick run). IS-MCTS rows come last and play `searched` matches of 3 rounds, for
+    their decision times only: a whole game is hundreds of searches."""
+    cells, timed = [], []
     for level, name in ((1, "Beginner"), (2, "Intermediate"), (3, "Menacing")):
-        for bot in ("random", "greedy", "cautious", "ismcts"):
+        for bot in ("greedy", "purposeful"):
             cells.append((f"Automa {name}", bot,
-                          [("automa", level, s, iterations, (bot,))
-                           for s in range(matches if bot in ("random", "greedy") else searched)]))
+                          [("automa", level, s, iterations, (bot,), round_limit)
+                           for s in range(matches)]))
+        timed.append((f"Automa {name}", "ismcts (timing: 3 rounds)",
+                      [("automa", level, s, iterations, ("ismcts",), round_limit or 3)
+                       for s in range(searched)]))
     for seats in (4, 7):
-        for who in ("greedy", "ismcts"):
-            lineup = tuple(["ismcts" if who == "ismcts" and s < 3 else "greedy"
-                            for s in range(seats - 1)] + ["greedy"])
-            cells.append((f"Play as Holmes {seats} seats",
-                          "3 IS-MCTS + greedy vs greedy Holmes" if who == "ismcts"
-                          else "greedy vs greedy Holmes",
-                          [("holmes", seats, s, holmes_iterations, lineup)
-                           for s in range(searched // 5 if who == "ismcts" else matches)]))
-    return sorted(cells, key=lambda c: "IS-MCTS" in c[1] or c[1] == "ismcts")  # quick rows first
+        for who in ("greedy", "purposeful"):
+            lineup = tuple([who] * (seats - 1) + ["greedy"])
+            cells.append((f"Play as Holmes {seats} seats", f"{who} vs greedy Holmes",
+                          [("holmes", seats, s, iterations, lineup, round_limit)
+                           for s in range(matches)]))
+        lineup = tuple(["ismcts"] * (seats - 1) + ["greedy"])
+        timed.append((f"Play as Holmes {seats} seats", "ismcts (timing: 3 rounds)",
+                      [("holmes", seats, s, iterations, lineup, round_limit or 3)
+                       for s in range(searched)]))
+    return cells + timed
 
 
 def castle_table(matches: int, iterations: int, jobs: int, searched: int,
-                 holmes_iterations: int) -> list[dict]:
-    """Print and return Murder Castle's win rates per mode and difficulty."""
+                 round_limit: int = 0) -> list[dict]:
+    """Print and return Murder Castle's win rates per mode and difficulty, with the bots'
+    decision times."""
     rows = []
-    print(f"{'mode':28} {'players':38} games  wins  rate   [95%]          s")
+    print(f"{'mode':26} {'players':28} games  wins  rate   [95%]        capped rounds      s  "
+          "decision seconds")
     with multiprocessing.Pool(jobs) as pool:
-        for title, players, cell in castle_cells(matches, iterations, searched,
-                                                 holmes_iterations):
+        for title, players, cell in castle_cells(matches, iterations, searched, round_limit):
             started = time.perf_counter()
-            wins = sum(pool.map(castle_match, cell))
+            results = pool.map(castle_match, cell)
+            wins = sum(r[0] for r in results)
+            capped = sum(r[2] for r in results)
             low, high = wilson(wins, len(cell))
+            timed = timing([r[1] for r in results])
+            rounds = sum(r[3] for r in results) / len(results)
             row = {"mode": title, "players": players, "games": len(cell), "wins": wins,
-                   "iterations": cell[0][3], "interval_95": [low, high],
+                   "iterations": cell[0][3], "interval_95": [low, high], "capped": capped,
+                   "mean_rounds": rounds, "decision_seconds": timed,
                    "seconds": time.perf_counter() - started}
             rows.append(row)
-            print(f"{title:28} {players:38} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
-                  f"[{low:.0%}, {high:.0%}]  {row['seconds']:5.0f}", flush=True)
+            print(f"{title:26} {players:28} {len(cell):5} {wins:5} {wins / len(cell):5.0%}  "
+                  f"[{low:.0%}, {high:.0%}]  {capped:6} {rounds:6.1f} {row['seconds']:6.0f}  "
+                  f"{timing_text(timed)}", flush=True)
     return rows
 
 
@@ -256,21 +279,28 @@ def main(argv: list[str] | None = None) -> None:
     top.add_argument("--castle", action="store_true",
                      help="only Murder Castle's win-rate table per mode and difficulty (also "
                      "printed after the per-game table when murdercastle is among --games)")
-    top.add_argument("--castle-matches", type=int, default=40,
-                     help="matches per row of Murder Castle's table (default 40; --castle: "
+    top.add_argument("--castle-matches", type=int, default=200,
+                     help="matches per row of Murder Castle's table (default 200; --castle: "
                      "--matches)")
-    top.add_argument("--searched", type=int, default=20,
-                     help="matches per IS-MCTS row of Murder Castle's table (Play as Holmes: "
-                     "a fifth of it)")
-    top.add_argument("--holmes-iterations", type=int, default=2,
-                     help="--castle: IS-MCTS samples per decision in Play as Holmes")
+    top.add_argument("--searched", type=int, default=4,
+                     help="matches per IS-MCTS row of Murder Castle's table")
+    top.add_argument("--quick", action="store_true",
+                     help="every path once: 1 match per row, 1 sample per search, Murder "
+                     "Castle's matches cut to 1 round")
+    top.add_argument("--trace", type=int, metavar="LEVEL",
+                     help="print every strike of --matches purposeful Automa games at LEVEL")
     args = top.parse_args(argv)
     RESULTS.mkdir(exist_ok=True)
+    if args.trace:
+        print_trace(args.trace, args.matches)
+        return
+    if args.quick:
+        args.matches = args.castle_matches = args.searched = args.iterations = 1
     if args.castle:
         write_castle(args.matches, args)
         return
     rows = []
-    print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s")
+    print(f"{'game':16} seats  IS-MCTS  random   diff [95%]          s  decision seconds")
     with multiprocessing.Pool(args.jobs) as pool:
         for name in args.games:
             iterations = args.iterations or ITERATIONS.get(name, DEFAULT_ITERATIONS)
@@ -280,7 +310,8 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"{name:16} {row['seats']:5}  {row['ismcts_win_rate']:7.1%}  "
                 f"{row['random_win_rate']:6.1%}  {row['difference']:+.1%} "
-                f"[{low:+.1%}, {high:+.1%}]  {row['seconds']:5.0f}",
+                f"[{low:+.1%}, {high:+.1%}]  {row['seconds']:5.0f}  "
+                f"{timing_text(row['decision_seconds'])}",
                 flush=True,
             )
     out = RESULTS / f"bots-{time.strftime('%Y%m%d-%H%M%S')}.json"
@@ -293,10 +324,25 @@ def main(argv: list[str] | None = None) -> None:
 def write_castle(matches: int, args: argparse.Namespace) -> None:
     """Print Murder Castle's table and keep it in bench/results."""
     rows = castle_table(matches, args.iterations or ITERATIONS["murdercastle"], args.jobs,
-                        args.searched, args.holmes_iterations)
+                        args.searched, 1 if args.quick else 0)
     out = RESULTS / f"castle-{time.strftime('%Y%m%d-%H%M%S')}.json"
     out.write_text(json.dumps(rows, indent=2))
     print(f"results: {out}")
+
+
+def print_trace(level: int, matches: int) -> None:
+    """Print every strike of seeded purposeful Automa games, then a summary."""
+    from collections import Counter
+
+    rows = strike_trace(level, range(matches))
+    strikes = [r for r in rows if "cause" in r]
+    for r in rows:
+        print(json.dumps(r))
+    games = [r for r in rows if "won" in r]
+    print(f"{len(games)} games, {sum(g['won'] for g in games)} won, {len(strikes)} strikes")
+    print("by cause:", Counter(r["cause"].split(" [")[0] for r in strikes).most_common())
+    print("by distance when the round's actions ended:",
+          sorted(Counter(r["distance"] for r in strikes).items(), key=str))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ async def gateway(redis_url):
         yield address
 
 
-@pytest.mark.parametrize("strategy", ["random", "greedy", "ismcts"])
+@pytest.mark.parametrize("strategy", ["random", "greedy", "purposeful", "ismcts"])
 async def test_bots_fill_every_seat_and_finish_the_match(gateway, strategy):
     """Issue 12 item 1: a bot per seat, each with only its seat token, plays the match out."""
     async with GatewayClient(gateway) as client:

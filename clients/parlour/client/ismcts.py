@@ -10,6 +10,7 @@ the other seats it finished ahead of. The move played is the root move visited m
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 from google.protobuf.message import Message
@@ -77,13 +78,21 @@ def search(
     iterations: int = 64,
     exploration: float = 0.7,
     rollout_limit: int = 2_000,
+    budget: float | None = None,
+    evaluate: Callable[[Message], list[float]] | None = None,
 ) -> Message:
-    """The move `seat` should make among `legal`, by `iterations` sampled playouts."""
+    """The move `seat` should make among `legal`, by `iterations` sampled playouts, or as many
+    as fit in `budget` seconds (at least one). `evaluate`, when given, scores every playout
+    (rewards per seat in [0, 1]), also one cut off at `rollout_limit` actions; without it a
+    cut-off playout counts as a tie."""
     if len(legal) == 1:
         return legal[0]
     allowed = {_bytes(a): a for a in legal}
     root = Node(seat)
-    for _ in range(iterations):
+    deadline = None if budget is None else time.perf_counter() + budget
+    for done in range(iterations):
+        if deadline is not None and done and time.perf_counter() > deadline:
+            break
         state = sample(rng.next64())
         node, path = root, []
         expanded = False
@@ -119,7 +128,7 @@ def search(
                 break
             moves = game.legal_actions(state, mover)
             game.apply(state, mover, moves[rng.below(len(moves))])
-        reward = rewards(game, state)
+        reward = rewards(game, state) if evaluate is None else evaluate(state)
         for child in path:
             child.visits += 1
             child.reward += reward[child.seat]

@@ -92,9 +92,10 @@ async def choose(seat: Seat, game: Game, strategy: str, rng: Rng, iterations: in
     """The strategy's move among `legal` (None: the match moved on while sampling)."""
     view = unpack((await seat.get_view()).view, game.view_type)
     turn = Turn(game, seat.seat, view, legal)
-    if strategy != "ismcts":
+    if strategy not in ("ismcts", "purposeful"):
         return make_strategy(strategy, rng.next64()).choose(turn)
-    sampler = await fetch_samples(seat, game, rng, iterations, progress.version)
+    wanted = iterations if strategy == "ismcts" else 1  # the planner plays out one sample
+    sampler = await fetch_samples(seat, game, rng, wanted, progress.version)
     if sampler is None:
         return None
     bot = make_strategy(strategy, rng.next64(), sampler, iterations)

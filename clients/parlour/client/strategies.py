@@ -1,7 +1,9 @@
-"""How a bot picks a move: at random, by its game's greedy heuristic, or by IS-MCTS.
+"""How a bot picks a move: at random, by its game's greedy heuristic, by its game's planner
+(`purposeful`), or by IS-MCTS.
 
 A strategy sees what any client sees: its seat, its decoded View and its legal actions.
-IS-MCTS also gets a sampler (parlour.engine.sampling) that deals the hidden part afresh.
+IS-MCTS and the planner also get a sampler (parlour.engine.sampling) that deals the hidden part
+afresh. A search's time budget is the bot's own (the rules stay clock-free).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from parlour.client import ismcts
 from parlour.engine.game import Game
 from parlour.engine.rng import Rng
 
-STRATEGIES = ("random", "greedy", "ismcts")
+STRATEGIES = ("random", "greedy", "purposeful", "ismcts")
+#: Seconds an IS-MCTS decision may take before it answers with what it has.
+BUDGET = 1.0
 
 
 @dataclass
@@ -50,29 +54,60 @@ class GreedyStrategy:
         return heuristic.greedy(turn.view, turn.legal, turn.seat, self.rng)
 
 
-class SearchStrategy:
-    """IS-MCTS over samples of the hidden part; needs a sampler for the bot's seat."""
+def _planner(game: Game):
+    """The game's planner module (`parlour.games.<game>.planner`), or None."""
+    try:
+        return importlib.import_module(f"parlour.games.{game.name}.planner")
+    except ModuleNotFoundError:
+        return None
 
-    def __init__(self, seed: int, sampler: Callable[[int], Message], iterations: int = 48) -> None:
+
+class PurposefulStrategy:
+    """The game's planner (`planner.purposeful`) where it has one, else its greedy heuristic."""
+
+    def __init__(self, seed: int, sampler: Callable[[int], Message]) -> None:
+        self.rng = Rng.from_seed(seed)
+        self.sampler = sampler
+        self.fallback = GreedyStrategy(seed)
+
+    def choose(self, turn: Turn) -> Message:
+        planner = _planner(turn.game)
+        if planner is None:
+            return self.fallback.choose(turn)
+        return planner.purposeful(turn.view, turn.legal, turn.seat, self.rng, self.sampler)
+
+
+class SearchStrategy:
+    """IS-MCTS over samples of the hidden part; needs a sampler for the bot's seat. It stops
+    after `iterations` samples or `budget` seconds; a game's planner may cut playouts short
+    (`ROLLOUT_ACTIONS`) and score where they stop (`playout_rewards`)."""
+
+    def __init__(self, seed: int, sampler: Callable[[int], Message], iterations: int = 48,
+                 budget: float | None = BUDGET) -> None:
         self.rng = Rng.from_seed(seed)
         self.sampler = sampler
         self.iterations = iterations
+        self.budget = budget
 
     def choose(self, turn: Turn) -> Message:
-        return ismcts.search(
-            turn.game, turn.seat, turn.legal, self.sampler, self.rng, self.iterations
-        )
+        planner = _planner(turn.game)
+        cheap = {} if planner is None or not hasattr(planner, "playout_rewards") else {
+            "rollout_limit": planner.ROLLOUT_ACTIONS, "evaluate": planner.playout_rewards}
+        return ismcts.search(turn.game, turn.seat, turn.legal, self.sampler, self.rng,
+                             self.iterations, budget=self.budget, **cheap)
 
 
 def make_strategy(name: str, seed: int, sampler: Callable[[int], Message] | None = None,
-                  iterations: int = 48):
+                  iterations: int = 48, budget: float | None = BUDGET):
     """A strategy by name (see STRATEGIES)."""
     if name == "random":
         return RandomStrategy(seed)
     if name == "greedy":
         return GreedyStrategy(seed)
+    if name in ("ismcts", "purposeful") and sampler is None:
+        raise ValueError(f"{name} needs a sampler")
+    if name == "purposeful":
+        return PurposefulStrategy(seed, sampler)
     if name == "ismcts":
-        if sampler is None:
-            raise ValueError("ismcts needs a sampler")
-        return SearchStrategy(seed, sampler, iterations)
+        return SearchStrategy(seed, sampler, iterations, budget)
     raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}")

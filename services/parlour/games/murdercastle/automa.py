@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle.board import Castle, tile_of
+from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import DATA, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, move, present
 from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
@@ -22,6 +22,7 @@ LEVELS = {pb.AUTOMA_LEVEL_BEGINNER: "beginner", pb.AUTOMA_LEVEL_INTERMEDIATE: "i
           pb.AUTOMA_LEVEL_MENACING: "menacing"}
 ORDER = ("beginner", "intermediate", "menacing")
 SOLO = 0
+PHARMACY_PLACE = place_of(PHARMACY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,13 +144,16 @@ def holmes_wins(state: pb.State) -> bool:
 # -- Holmes moves to you ---------------------------------------------------------------
 def distances(state: pb.State) -> dict[int, int]:
     """Doorway-path distance from every room to the player's (padlocks and walls respected,
-    stairs, the Dumbwaiter and Hidden Bookcase Pathways used)."""
+    stairs, the Dumbwaiter and Hidden Bookcase Pathways used), on the paths Holmes can walk:
+    never through the Pharmacy, where he never is (issue 32)."""
     castle = Castle(state)
     start = state.players[SOLO].place
     far = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
+        if here == PHARMACY_PLACE and here != start:
+            continue
         for nxt in castle.neighbours(here):
             if nxt not in far:
                 far[nxt] = far[here] + 1
@@ -179,12 +183,14 @@ def targets(state: pb.State, rooms: list[int]) -> list[int]:
 
 
 def steps_towards(state: pb.State) -> list[int]:
-    """Rooms one doorway step from Holmes on a shortest path to the player."""
+    """Rooms one doorway step from Holmes on a shortest path to the player, never the Pharmacy
+    (no rule of the multiplayer game puts Holmes there, and Automa adds none: issue 32)."""
     far = distances(state)
     here = state.holmes
     if here not in far or far[here] == 0:
         return []
-    return [n for n in Castle(state).neighbours(here) if far.get(n) == far[here] - 1]
+    return [n for n in Castle(state).neighbours(here)
+            if far.get(n) == far[here] - 1 and n != PHARMACY_PLACE]
 
 
 # -- the Automa deck ---------------------------------------------------------------------

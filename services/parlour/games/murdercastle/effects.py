@@ -122,7 +122,9 @@ def alert_rooms(state: pb.State) -> list[int]:
 def _alerted_now(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if automa.on(state):  # "Holmes will always move to your room if this Event Card is drawn"
         pop(state)
-        holmes.enter(state, state.players[frame.source].place, NOBODY, out)
+        room = state.players[frame.source].place
+        if room != automa.PHARMACY_PLACE:  # never into the Pharmacy, as in every mode
+            holmes.enter(state, room, NOBODY, out)
         return
     playing_holmes = play_as_holmes.on(state)  # "Holmes chooses which room to move to"
     if frame.count == 0:

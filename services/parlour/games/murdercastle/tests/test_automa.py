@@ -108,7 +108,7 @@ def test_holmes_moves_to_your_room_or_the_closest_listed_room():
     stack_holmes(state, movement_card((4, 13)))
     holmes.reveal(state, 0, False, [])
     assert state.holmes == place_of(13)  # your room, though the Back Room is listed first
-    state.players[0].place = place_of(26)
+    state.players[0].place = automa.PHARMACY_PLACE
     state.holmes = place_of(1)
     del state.frames[:]
     stack_holmes(state, movement_card((4, 13)))
@@ -117,7 +117,7 @@ def test_holmes_moves_to_your_room_or_the_closest_listed_room():
     tie = solo()
     add_room(tie, BACK_ROOM, 0, -1)  # north of the Pharmacy
     add_room(tie, 13, -1, 0, rotation=1)  # the Blind Room turned E-W, west of the Pharmacy
-    tie.players[0].place = place_of(26)
+    tie.players[0].place = automa.PHARMACY_PLACE
     del tie.frames[:]
     stack_holmes(tie, movement_card((4, 13)))
     holmes.reveal(tie, 0, False, [])
@@ -328,3 +328,27 @@ def test_a_rampage_into_the_maze_goes_to_your_side():
     route = [e.event.holmes_moved.to_place for e in out if e.event.HasField("holmes_moved")]
     assert route == [place_of(MAZE, 1)]
     assert state.players[0].strikes == 1
+
+
+def test_holmes_never_walks_into_or_through_the_pharmacy():
+    """Issue 32: no rule of the multiplayer game puts Holmes in the Pharmacy (no Holmes'
+    Movement Card lists it) and Automa's "Holmes will always move towards you, using doorways"
+    adds none ("All multiplayer rules apply, unless they are noted as exceptions"): from
+    Basement #1, where he starts, his Move cards neither enter the Pharmacy nor cross it to
+    the rooms beyond, and Holmes is Alerted (Play Now) does not send him there (Rulebook:
+    Automa Gameplay; Automa Holmes' Action Cards; Automa Event Card Clarifications)."""
+    state = solo()
+    add_room(state, BACK_ROOM, 0, -1)
+    basement = state.holmes
+    assert state.players[0].place == automa.PHARMACY_PLACE
+    resolve(state, "move_2")
+    assert state.holmes == basement and state.players[0].strikes == 0
+    state.players[0].place = place_of(BACK_ROOM)
+    assert automa.PHARMACY_PLACE in Castle(state).neighbours(place_of(BACK_ROOM))
+    resolve(state, "move_2")
+    assert state.holmes == basement and state.players[0].strikes == 0
+    state.players[0].place = automa.PHARMACY_PLACE
+    stack_events(state, card_of("holmes_alerted_now"))
+    start_tile(state, 0, pb.ACTION_TILE_DRAW)
+    play(state, 0, draw=pb.Draw())
+    assert state.holmes == basement and state.players[0].strikes == 0
