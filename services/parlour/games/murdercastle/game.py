@@ -111,7 +111,8 @@ class MurderCastle(Game):
             names = " and ".join(seat(w) for w in winners)
             summary = f"The castle closed; {names} won with the most evidence collected."
         summary += (" Scores are the evidence each investigator collected"
-                    + (", and Holmes' the Holmes Tracker on that scale."
+                    + ("; Holmes scores his Holmes Tracker counted on the same scale (10 on"
+                       " the Tracker equals a full Evidence Board)."
                        if play_as_holmes.on(state) else "."))
         return Outcome(scores, winners, summary)
 
