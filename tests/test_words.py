@@ -14,6 +14,7 @@ import pytest
 from parlour.engine import runtime, timeouts, undo
 from parlour.engine.registry import games
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 from parlour.engine.text import (
     SEAT,
     label_problems,
@@ -39,19 +40,13 @@ def test_words_of_whole_matches(game, variant):
     for match in range(MATCHES):
         seats = (low, high)[match % 2]
         state = game.new_state(variant.options, seats, 100 + match)
-        rng = Rng.from_seed(match)
         problems: list[str] = []
-        for _ in range(game.max_actions):
-            pending = runtime.pending(game, state)
-            if not pending:
-                break
-            seat = pending[rng.below(len(pending))].seat
-            actions = runtime.legal_actions(game, state, seat)
-            labels = game.label_actions(state, seat, actions)
+        for step in steps(game, state, Rng.from_seed(match)):
+            labels = game.label_actions(step.before, step.seat, step.actions)
             problems += label_problems(labels) + _seats_named(labels, seats)
-            state, events = runtime.apply(game, state, seat, actions[rng.below(len(actions))])
-            texts = [game.describe_event(e.event) for e in events]
+            texts = [game.describe_event(e.event) for e in step.events]
             problems += text_problems(texts) + _seats_named(texts, seats)
+            state = step.after
         for viewer in [*range(seats), None]:
             lines = table_lines(game.describe_view(runtime.view(game, state, viewer), viewer))
             problems += text_problems(lines)
@@ -77,21 +72,16 @@ def test_words_read_in_the_right_person(game, variant):
         state = game.new_state(variant.options, seats, 200 + match)
         rng = Rng.from_seed(match)
         lines: list[str] = []
-        for _ in range(game.max_actions):
-            pending = runtime.pending(game, state)
-            if not pending:
-                break
-            seat = pending[rng.below(len(pending))].seat
-            actions = runtime.legal_actions(game, state, seat)
+        for step in steps(game, state, rng):
+            seat, action = step.seat, step.action
             lines += [render(t, seat, NAMES[:seats])
-                      for t in game.label_actions(state, seat, actions)]
-            action = actions[rng.below(len(actions))]
+                      for t in game.label_actions(step.before, seat, step.actions)]
             lines += _read([timeouts.describe(timeouts.timed_out_event(game, seat, "x", action)),
                             undo.describe_requested(UndoRequested(
                                 seat=seat, took_back=game.describe_action(action),
                                 awaiting=[s for s in range(seats) if s != seat]))], seats)
-            state, events = runtime.apply(game, state, seat, action)
-            lines += _read([game.describe_event(e.event) for e in events], seats)
+            state = step.after
+            lines += _read([game.describe_event(e.event) for e in step.events], seats)
             if rng.below(20) == 0 or not runtime.pending(game, state):
                 for viewer in [*range(seats), None]:
                     view = game.describe_view(runtime.view(game, state, viewer), viewer)
@@ -113,18 +103,11 @@ def test_described_actions_differ_within_a_decision(game, variant):
     for match in range(MATCHES):
         seats = (low, high)[match % 2]
         state = game.new_state(variant.options, seats, 300 + match)
-        rng = Rng.from_seed(match)
         repeats: list[str] = []
-        for _ in range(game.max_actions):
-            pending = runtime.pending(game, state)
-            if not pending:
-                break
-            seat = pending[rng.below(len(pending))].seat
-            actions = runtime.legal_actions(game, state, seat)
-            told = Counter(game.describe_action(a) for a in actions
+        for step in steps(game, state, Rng.from_seed(match)):
+            told = Counter(game.describe_action(a) for a in step.actions
                            if a.WhichOneof("kind") not in secret)
             repeats += [f"{n}x {text!r}" for text, n in told.items() if n > 1]
-            state, _ = runtime.apply(game, state, seat, actions[rng.below(len(actions))])
         assert not repeats, f"{game.name} {variant.name} seats={seats}: {repeats[:5]}"
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.games.clashofminds import GAME, text
 from parlour.games.clashofminds.catalogue import CATALOGUE
@@ -44,19 +45,15 @@ def _word_problems(lines: list[str]) -> list[str]:
 def _check_match(options: pb.Options, seed: int) -> list[str]:
     """Every decision's labels, every event line and every table of one seeded random match."""
     state = GAME.new_state(options, 2, seed)
-    chooser = Rng.from_seed(seed)
     problems: list[str] = []
-    while decisions := runtime.pending(GAME, state):
-        seat = decisions[0].seat
-        actions = runtime.legal_actions(GAME, state, seat)
-        labels = GAME.label_actions(state, seat, actions)
+    for step in steps(GAME, state, Rng.from_seed(seed), first_seat=True):
+        labels = GAME.label_actions(step.before, step.seat, step.actions)
         problems += label_problems(labels) + _word_problems(labels)
         for viewer in VIEWERS:
-            view = runtime.view(GAME, state, viewer)
+            view = runtime.view(GAME, step.before, viewer)
             problems += _word_problems(table_lines(GAME.describe_view(view, viewer)))
-        state, events = runtime.apply(GAME, state, seat, actions[chooser.below(len(actions))])
-        problems += _word_problems([GAME.describe_event(e.event) for e in events])
-        problems += _word_problems([GAME.describe_action(a) for a in actions])
+        problems += _word_problems([GAME.describe_event(e.event) for e in step.events])
+        problems += _word_problems([GAME.describe_action(a) for a in step.actions])
     return [f"seed {seed}: {p}" for p in problems]
 
 
@@ -82,14 +79,10 @@ def test_labels_reveal_nothing_the_seat_cannot_see():
     rng = Rng.from_seed(3)
     for seed in range(1, 4):
         state = GAME.new_state(pb.Options(agents=True), 2, seed)
-        chooser = Rng.from_seed(seed)
-        while decisions := runtime.pending(GAME, state):
-            seat = decisions[0].seat
-            actions = runtime.legal_actions(GAME, state, seat)
-            twin = GAME.resample_hidden(state, seat, rng)
-            assert GAME.label_actions(twin, seat, actions) == GAME.label_actions(
-                state, seat, actions)
-            state, _ = runtime.apply(GAME, state, seat, actions[chooser.below(len(actions))])
+        for step in steps(GAME, state, Rng.from_seed(seed), first_seat=True):
+            twin = GAME.resample_hidden(step.before, step.seat, rng)
+            assert GAME.label_actions(twin, step.seat, step.actions) == GAME.label_actions(
+                step.before, step.seat, step.actions)
 
 
 def test_two_copies_in_one_thread_are_told_apart_by_place():

@@ -6,6 +6,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.games.houseofhorrors import GAME
 from parlour.games.houseofhorrors.catalogue import card_name
@@ -20,28 +21,29 @@ def _seat_problems(lines: list[str], seats: int) -> list[str]:
     return [line for line in lines for n in seats_named(line) if n >= seats]
 
 
+def _table_problems(state, seats: int) -> list[str]:
+    """What is wrong in the table as every seat and a spectator read it."""
+    problems: list[str] = []
+    for viewer in [*range(seats), None]:
+        lines = table_lines(GAME.describe_view(runtime.view(GAME, state, viewer), viewer))
+        problems += text_problems(lines) + _seat_problems(lines, seats)
+    return problems
+
+
 def _sweep(seats: int, seed: int, tables_every: int) -> list[str]:
     """Play one seeded random match of every variant; return every problem in its words."""
     problems: list[str] = []
     for variant in GAME.variants():
         state = GAME.new_state(variant.options, seats, seed)
-        chooser = Rng.from_seed(seed)
-        for step in range(GAME.max_actions):
-            if step % tables_every == 0 or not runtime.pending(GAME, state):
-                for viewer in [*range(seats), None]:
-                    view = runtime.view(GAME, state, viewer)
-                    lines = table_lines(GAME.describe_view(view, viewer))
-                    problems += text_problems(lines) + _seat_problems(lines, seats)
-            pending = runtime.pending(GAME, state)
-            if not pending:
-                break
-            seat = pending[0].seat
-            actions = runtime.legal_actions(GAME, state, seat)
-            labels = GAME.label_actions(state, seat, actions)
+        for step in steps(GAME, state, Rng.from_seed(seed), first_seat=True):
+            if (step.number - 1) % tables_every == 0:
+                problems += _table_problems(step.before, seats)
+            labels = GAME.label_actions(step.before, step.seat, step.actions)
             problems += label_problems(labels) + _seat_problems(labels, seats)
-            state, events = runtime.apply(GAME, state, seat, actions[chooser.below(len(actions))])
-            lines = [GAME.describe_event(e.event) for e in events]
+            lines = [GAME.describe_event(e.event) for e in step.events]
             problems += text_problems(lines) + _seat_problems(lines, seats)
+            state = step.after
+        problems += _table_problems(state, seats)
         assert GAME.outcome(state) is not None
     return problems
 

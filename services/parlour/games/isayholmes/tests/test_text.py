@@ -7,6 +7,7 @@ import pytest
 
 from parlour.engine import runtime
 from parlour.engine.rng import Rng
+from parlour.engine.simulate import steps
 from parlour.engine.text import label_problems, seats_named, table_lines, text_problems
 from parlour.engine.v1.table_pb2 import TableText
 from parlour.games.isayholmes import GAME
@@ -33,23 +34,17 @@ def _words_problems(seats: int, seed: int, tables_every: int) -> list[str]:
     problems: list[str] = []
     for variant in GAME.variants():
         state = GAME.new_state(variant.options, seats, seed)
-        chooser = Rng.from_seed(seed)
-        for step in range(GAME.max_actions):
-            pending = runtime.pending(GAME, state)
-            if not pending:
-                break
-            acting = pending[chooser.below(len(pending))].seat
-            actions = runtime.legal_actions(GAME, state, acting)
-            labels = GAME.label_actions(state, acting, actions)
+        for step in steps(GAME, state, Rng.from_seed(seed)):
+            labels = GAME.label_actions(step.before, step.seat, step.actions)
             problems += label_problems(labels)
             problems += [p for label in labels for p in _seat_problems(label, seats)]
-            if step % tables_every == 0:
+            if (step.number - 1) % tables_every == 0:
                 for viewer in [*range(seats), None]:
-                    view = runtime.view(GAME, state, viewer)
+                    view = runtime.view(GAME, step.before, viewer)
                     for line in _table_texts(GAME.describe_view(view, viewer)):
                         problems += text_problems([line]) + _seat_problems(line, seats)
-            state, events = runtime.apply(GAME, state, acting, actions[chooser.below(len(actions))])
-            for emitted in events:
+            state = step.after
+            for emitted in step.events:
                 line = GAME.describe_event(emitted.event)
                 problems += text_problems([line]) + _seat_problems(line, seats)
         assert not runtime.pending(GAME, state), "the match did not finish"
