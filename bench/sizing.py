@@ -286,7 +286,7 @@ def worker_pids(parent: int) -> list[int]:
     out = []
     for pid in children:
         with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-            if b"parlour.gateway.workers" in cmdline.read():
+            if b"parlour.gateway.worker\0" in cmdline.read():
                 out.append(pid)
     return out
 

@@ -194,7 +194,7 @@ def worker_pids(parent: int) -> dict[int, int]:
         for pid in map(int, listing.read().split()):
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
                 argv = cmdline.read().split(b"\0")[:-1]
-            if b"parlour.gateway.workers" in argv:
+            if b"parlour.gateway.worker" in argv:
                 pids[int(argv[-1])] = pid
     return pids
 

@@ -26,7 +26,7 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from parlour.launcher import Process, wait_serving
 from parlour.rpc import pki
-from parlour.rpc.tls import InternalTls
+from parlour.rpc.tls import InternalTls, from_settings
 from parlour.rules.v1 import rules_pb2, rules_service_pb2_grpc
 from parlour.settings import InternalTlsSettings, load
 from parlour.store.server import EmbeddedRedis, free_port
@@ -67,7 +67,7 @@ def tls_env(folder: Path) -> dict[str, str]:
 
 def internal_tls(env: dict[str, str]) -> InternalTls:
     """The identity a process with `env` presents (through the settings it would load)."""
-    identity = load(InternalTlsSettings, env).internal_tls()
+    identity = from_settings(load(InternalTlsSettings, env))
     assert identity is not None
     return identity
 

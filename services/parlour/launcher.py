@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
 from parlour.rpc.pki import ThrowawayPki, make_throwaway_pki
-from parlour.rpc.tls import InternalTls
+from parlour.rpc.tls import InternalTls, from_settings
 from parlour.settings import InternalTlsSettings, load
 from parlour.store.server import EmbeddedRedis, configured_url, free_port
 
@@ -171,7 +171,7 @@ class LocalStack:
         """The identity that rules ports accept: the gateway's."""
         if self.pki is not None:
             return self.pki.gateway_identity()
-        return self.child_tls().internal_tls()
+        return from_settings(self.child_tls())
 
     def child_tls(self) -> InternalTlsSettings:
         """The internal TLS settings the children read (this environment and `env`)."""

@@ -14,12 +14,12 @@ from typing import Annotated, Literal, TypeVar
 from pydantic import Field, FilePath, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from parlour.rpc.tls import RULES_SERVER_NAME, InternalTls
-
 PREFIX = "PARLOUR_"
 Seconds = Annotated[float, Field(gt=0)]
 Port = Annotated[int, Field(ge=0, le=65535)]
 #: A lower-case DNS-1123 name, labels separated by dots.
+#: The name in the rules services' certificate unless PARLOUR_INTERNAL_TLS_SERVER_NAME says.
+RULES_SERVER_NAME = "parlour-rules"
 DNS_NAME = r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$"
 
 
@@ -84,17 +84,6 @@ class InternalTlsSettings(ServerNameSettings):
                 "and PARLOUR_INTERNAL_TLS_KEY"
             )
         return self
-
-    def internal_tls(self) -> InternalTls | None:
-        """The configured mutual TLS identity (None: plaintext)."""
-        if self.internal_tls_ca is None:
-            return None
-        return InternalTls.from_paths(
-            str(self.internal_tls_ca),
-            str(self.internal_tls_cert),
-            str(self.internal_tls_key),
-            self.internal_tls_server_name,
-        )
 
 
 class HealthSettings(Settings):

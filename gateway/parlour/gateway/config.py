@@ -10,7 +10,7 @@ import grpc
 from pydantic import Field, FilePath, field_validator, model_validator
 
 from parlour.gateway.discovery import split_target
-from parlour.rpc.tls import InternalTls
+from parlour.rpc.tls import InternalTls, from_settings
 from parlour.settings import ServerSettings, address_ok, load
 
 
@@ -106,7 +106,7 @@ class GatewayConfig:
             dns_server=settings.dns_server,
             discovery_seconds=settings.discovery_seconds,
             probe_seconds=settings.probe_seconds,
-            internal_tls=settings.internal_tls(),
+            internal_tls=from_settings(settings),
             public_tls=public,
             metrics_port=settings.metrics_port,
             metrics_addr=settings.metrics_addr,

@@ -17,6 +17,7 @@ from parlour.gateway.revocation import Revocations
 from parlour.gateway.routing import Router
 from parlour.gateway.service import GatewayService
 from parlour.gateway.v1 import gateway_service_pb2
+from parlour.gateway.workers import supervise
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.decoding import checked_handler
 from parlour.rpc.interceptor import Drain
@@ -182,7 +183,5 @@ def main(workers: int | None = None) -> None:
     config = GatewayConfig.from_env(**overrides)
     logs.configure("parlour.gateway", config.log_level)
     if config.workers > 1:
-        from parlour.gateway.workers import supervise
-
         supervise(config)
     serving.run(serve(config))

@@ -74,7 +74,7 @@ class Workers:
             "PARLOUR_ADDRESS": self.address,
             "PARLOUR_GATEWAY_WORKERS": str(self.config.workers),
         }
-        argv = [sys.executable, "-m", "parlour.gateway.workers", str(index)]
+        argv = [sys.executable, "-m", "parlour.gateway.worker", str(index)]
         preexec = _die_with_parent if sys.platform == "linux" else None
         self.procs[index] = subprocess.Popen(argv, env=env, preexec_fn=preexec)
         self.started[index] = time.monotonic()
@@ -137,11 +137,3 @@ def worker_config(config: GatewayConfig, index: int) -> GatewayConfig:
     metrics_port = config.metrics_port + index if config.metrics_port else config.metrics_port
     return dataclasses.replace(config, workers=1, reuse_port=True, metrics_port=metrics_port)
 
-
-if __name__ == "__main__":
-    from parlour.gateway.server import serve
-    from parlour.rpc import logs, serving
-
-    base = GatewayConfig.from_env()
-    logs.configure("parlour.gateway", base.log_level)
-    serving.run(serve(worker_config(base, int(sys.argv[1]))))

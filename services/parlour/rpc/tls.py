@@ -14,7 +14,7 @@ from pathlib import Path
 
 import grpc
 
-RULES_SERVER_NAME = "parlour-rules"
+from parlour.settings import RULES_SERVER_NAME, InternalTlsSettings
 
 
 class TlsSettingError(ValueError):
@@ -71,4 +71,16 @@ def rules_channel(address: str, tls: InternalTls | None, options: list) -> grpc.
         return grpc.aio.insecure_channel(address, options=options)
     return grpc.aio.secure_channel(
         address, tls.channel_credentials(), options=[*options, *tls.channel_options()]
+    )
+
+
+def from_settings(settings: InternalTlsSettings) -> InternalTls | None:
+    """The mutual TLS identity PARLOUR_INTERNAL_TLS_* configure (None: plaintext)."""
+    if settings.internal_tls_ca is None:
+        return None
+    return InternalTls.from_paths(
+        str(settings.internal_tls_ca),
+        str(settings.internal_tls_cert),
+        str(settings.internal_tls_key),
+        settings.internal_tls_server_name,
     )

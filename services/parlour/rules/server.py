@@ -14,7 +14,7 @@ from parlour.engine.game import Game
 from parlour.engine.registry import known_game
 from parlour.rpc import logs, metrics, serving
 from parlour.rpc.interceptor import Drain
-from parlour.rpc.tls import InternalTls
+from parlour.rpc.tls import InternalTls, from_settings
 from parlour.rules.core import RulesCore
 from parlour.rules.servicer import RulesServicer
 from parlour.rules.timers import TurnTimers
@@ -68,7 +68,7 @@ async def _together(*jobs) -> None:
 async def serve(game: Game, settings: RulesSettings) -> None:
     """Serve until SIGTERM."""
     store = MatchStore.from_url(settings.redis_url, max_events=settings.event_history)
-    tls = settings.internal_tls()
+    tls = from_settings(settings)
     if tls is None:
         log.warning("no PARLOUR_INTERNAL_TLS_* set: the rules port accepts any caller")
     drain = Drain()
