@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.stats import CpuMeter
+from bench.stats import CpuMeter, rss_bytes
 
 PEER = Path(__file__).resolve().parent / "peer"
 VERSION = "0.50.2"
@@ -139,15 +139,6 @@ async def run_paced(
         live_matches_per_core=round(matches / cores) if cores else None,
     )
     return result
-
-
-def rss_bytes(pid: int) -> int:
-    """Resident memory of a process."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
 
 
 async def _run(server: PeerServer, script: str, count: int, *args: float, rss_before=None):

@@ -29,7 +29,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bench import bgio, loadgen
-from bench.stats import CpuMeter, summarize_ms
+from bench.stats import CpuMeter, rss_bytes, summarize_ms
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -76,15 +76,6 @@ SIZES = {
 #: The issue's live matches (issue 31 item 1): `--live 10000` runs them.
 ISSUE_LIVE = 10_000
 UNLIMITED = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
-
-
-def rss_bytes(pid: int) -> int:
-    """Resident memory of a process."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
 
 
 def server_pids(

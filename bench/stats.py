@@ -69,3 +69,12 @@ class CpuMeter:
                 "cpu_us_per_op": round(used / operations * 1e6, 1) if operations else math.nan,
             }
         return out
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
