@@ -79,6 +79,9 @@ class GatewayConfig:
     auth_keys_refresh_seconds: float = 300.0
     #: Proxies whose x-forwarded-for is believed (PARLOUR_TRUSTED_PROXIES, CIDRs).
     trusted_proxies: tuple = field(default_factory=tuple)
+    #: Subjects whose JoinMatch with `bot` counts toward the strategy's record
+    #: (PARLOUR_RATINGS_BOT_SUBJECTS, comma-separated; identity on only).
+    ratings_bot_subjects: frozenset = field(default_factory=frozenset)
 
     @property
     def identity_on(self) -> bool:
@@ -122,6 +125,9 @@ class GatewayConfig:
             auth_leeway_seconds=settings.auth_leeway_seconds,
             auth_keys_refresh_seconds=settings.auth_keys_refresh_seconds,
             trusted_proxies=parse_proxies(settings.trusted_proxies),
+            ratings_bot_subjects=frozenset(
+                s.strip() for s in settings.ratings_bot_subjects.split(",") if s.strip()
+            ),
         )
 
 
@@ -148,6 +154,7 @@ class GatewaySettings(ServerSettings):
     auth_leeway_seconds: Annotated[float, Field(ge=0, le=300)] = 30.0
     auth_keys_refresh_seconds: Annotated[float, Field(gt=0)] = 300.0
     trusted_proxies: str = ""
+    ratings_bot_subjects: str = Field("", max_length=8192)
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -24,6 +24,7 @@ from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
+from parlour.store.ratingstore import RatingStore
 
 #: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
 MAX_TYPE_URL = 256
@@ -171,6 +172,7 @@ class Edge:
         quotas: Quotas | None = None,
         identity_on: bool = False,
         trusted_proxies: tuple = (),
+        bot_runners: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.router = router
@@ -183,6 +185,9 @@ class Edge:
         #: Whether calls carry a verified identity (the seat token then in SEAT_HEADER).
         self.identity_on = identity_on
         self.trusted_proxies = trusted_proxies
+        #: Subjects whose bot seats count toward their strategy's record (issue 36).
+        self.bot_runners = bot_runners
+        self.ratings = RatingStore(store.redis)
 
     def scope(self, context) -> str:
         """Whom the call's request ids and quotas count against (see scope)."""

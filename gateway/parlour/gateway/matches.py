@@ -51,6 +51,19 @@ def join_proof(request, who: identity.Identity | None) -> str:
     return "s" + hashlib.sha256(secret.encode()).hexdigest()[:32]
 
 
+def record_key(request: gw.JoinMatchRequest, who: identity.Identity | None,
+               bot_runners: frozenset[str]) -> str:
+    """The record a seat's results count toward (issue 36): a bot strategy's when it joins
+    as one (with identity on, only from the host's bot runners), else the subject's (identity
+    on), else its display name's (letter case ignored); '' for no name."""
+    if request.bot and (who is None or who.subject in bot_runners):
+        return f"bot:{request.bot}"
+    if who is not None:
+        return who.key
+    name = " ".join(request.display_name.split()).casefold()
+    return "n" + hashlib.sha256(name.encode()).hexdigest()[:32] if name else ""
+
+
 def invitation_meta(request: gw.CreateMatchRequest, who: identity.Identity | None) -> dict:
     """A private table's metadata: invite, its join code, the invited subjects (and the
     creator) as inv:<subject key>."""
@@ -116,6 +129,7 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
         game=meta["game"],
         allow_spectators=meta.get("spectators") == "1",
         progress=progress,
+        rated=meta.get("unrated") != "1",
     )
     for seat in range(seats):
         resource.seats.add(
@@ -179,6 +193,8 @@ class MatchCalls(Edge):
         request_context.note(match=match, game=game)
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         meta = creation_meta(game, request, match, seed) | invitation
+        if request.HasField("rated") and not request.rated:
+            meta["unrated"] = "1"
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
         )
@@ -220,6 +236,7 @@ class MatchCalls(Edge):
             hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
             hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
             proof,
+            record_key(request, who, self.bot_runners),
         )
         seat = reply[0]
         if seat == -4:
@@ -252,8 +269,13 @@ class MatchCalls(Edge):
             self.revocations.revoke(reply[2])
         if who is not None:
             await self.store.note_mine(who.key, match, time.time_ns() // 1_000_000)
+        meta, progress = await self.meta_and_progress(match)
         return gw.JoinMatchResponse(
-            match=await self.match_resource(match), seat=seat, seat_token=token, reopened=reopened
+            match=match_resource(match, meta, progress),
+            seat=seat,
+            seat_token=token,
+            reopened=reopened,
+            player=f"players/{meta[f'rk:{seat}']}" if meta.get(f"rk:{seat}") else "",
         )
 
     async def check_invited(self, match: str, request, proof: str) -> None:

@@ -70,6 +70,7 @@ class Gateway:
             quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
             identity_on=config.identity_on,
             trusted_proxies=config.trusted_proxies,
+            bot_runners=config.ratings_bot_subjects,
         )
         served = self.service
         if config.identity_on:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from google.protobuf.message import Message
 
+from parlour.engine import rating
 from parlour.engine.rng import Rng
 from parlour.engine.v1.table_pb2 import TableText
 
@@ -181,6 +182,20 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def outcome(self, state: Message) -> Outcome | None:
         """Scores and winners once the game is over, else None."""
+
+    def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides:
+        """Who played against whom, for the ratings; default: every seat for itself, the
+        winners first, then by score."""
+        return rating.free_for_all(outcome.scores, outcome.winners)
+
+    def rated_variant(self, options: Message) -> str | None:
+        """The variant a match with these Options is rated in (None: not rated, e.g. an
+        option that exists only for tests); default: the game's one variant, else the
+        variant they contain."""
+        variants = self.variants()
+        if len(variants) == 1:
+            return variants[0].name
+        return rating.matching_variant(variants, options)
 
     # -- declared checks used by the conformance suite ------------------------
     @abc.abstractmethod

@@ -22,6 +22,7 @@ from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks, records
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.clocks import ClockPolicy
+from parlour.rules.ratings import Ratings
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
 from parlour.store.matchstore import (
@@ -32,6 +33,7 @@ from parlour.store.matchstore import (
     SeatRevoked,
     encode_visibility,
 )
+from parlour.store.ratingstore import RatingStore
 
 FINISHED = "finished"
 #: Bytes of the (seat, action) digest kept in a request record to spot a reused id.
@@ -168,6 +170,7 @@ class RulesCore:
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
+        self.ratings = Ratings(game, RatingStore(store.redis))
 
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""
@@ -452,6 +455,8 @@ class RulesCore:
                 abandoned=abandoned,
             )
             finished = progress.HasField("outcome")
+            if finished:
+                await self.ratings.note(match, now_ms())
             try:
                 done = await self.store.commit_action(
                     match,
@@ -485,6 +490,7 @@ class RulesCore:
             if finished:
                 log.info("match finished", extra={"match": match, "version": version})
                 await self.store.unlist(match)
+                await self.ratings.after_commit(match, now_ms())
             first = entry.last_sequence + 1
             delivered = committed_events(events, first, version, done.seat_version, finished)
             return pb.ActResponse(result=result, events=delivered)
@@ -533,6 +539,7 @@ class RulesCore:
                 seat=seat, request_id=request_id, version=version + 1, abandoned=True
             )
             fingerprint = hashlib.sha256(request_id.encode()).digest()[:FINGERPRINT_BYTES]
+            await self.ratings.note(match, now_ms())
             try:
                 await self.store.commit(
                     match,
@@ -550,6 +557,7 @@ class RulesCore:
                 return
             await self.store.arm_timer(self.game.name, match, None)
             await self.store.unlist(match)
+            await self.ratings.after_commit(match, now_ms())
 
     async def arm(self, match: str, progress: pb.MatchProgress, policy: ClockPolicy) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed)."""

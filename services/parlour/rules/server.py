@@ -55,7 +55,8 @@ async def start(
     await serving.set_serving(health, [SERVICE], ok)
     timers = TurnTimers(core, timer_poll_seconds)
     watcher = asyncio.create_task(
-        _together(serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run())
+        _together(serving.watch_storage(store, health, [SERVICE], serving_now=ok), timers.run(),
+                  core.ratings.run())
     )
     return server, port, health, watcher
 

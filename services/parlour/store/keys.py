@@ -78,6 +78,41 @@ def gateways(match: str) -> str:
     return f"parlour:{{{match}}}:gateways"
 
 
+def ratings_due(game: str) -> str:
+    """Sorted set: one game's matches whose finishing commit is being made or was made and
+    not rated yet, scored by when (ms). A hint written before the commit: the stored outcome
+    is the truth, and `rated` below says whether it counted (rules/ratings.py)."""
+    return f"parlour:ratings-due:{game}"
+
+
+def board(game: str, variant: str) -> str:
+    """Sorted set: player key -> Rating.display; one game and variant's leaderboard. Every
+    ratings key of a game and variant shares one hash tag (one cluster slot), so a match's
+    update is one atomic script (store/ratings.lua)."""
+    return f"parlour:{{rate:{game}:{variant}}}:board"
+
+
+def players(game: str, variant: str) -> str:
+    """Hash: player key -> "mu|sigma|matches|wins|display name" (ratingstore.Standing)."""
+    return f"parlour:{{rate:{game}:{variant}}}:players"
+
+
+def recent(game: str, variant: str, player: str) -> str:
+    """List: a player's newest rated matches there (RecordedMatch bytes), newest first."""
+    return f"parlour:{{rate:{game}:{variant}}}:recent:{player}"
+
+
+def rated(game: str, variant: str, match: str) -> str:
+    """String: present once the match's result is in the ratings (expires after a week,
+    long after any replica could still be rating it)."""
+    return f"parlour:{{rate:{game}:{variant}}}:rated:{match}"
+
+
+def played(player: str) -> str:
+    """Set: "<game>/<variant>" of every leaderboard a player is on (GetPlayerRecord)."""
+    return f"parlour:played:{player}"
+
+
 #: A gateway's channel is this plus its id; each message names a match with new events.
 GATEWAY_CHANNEL = "parlour:gateway:"
 

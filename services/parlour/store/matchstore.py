@@ -279,10 +279,13 @@ class MatchStore:
         request_id: str,
         fingerprint: str,
         proof: str = "",
+        record: str = "",
     ) -> list:
         """Take a seat (-1: lowest free), or re-open the one `proof` took; returns [seat],
-        [seat, 1, revoked token hash] or a negative code (see seat.lua)."""
-        args = ["take", seat, token_hash, name, request_id, fingerprint, proof, keys.REVOKED]
+        [seat, 1, revoked token hash] or a negative code (see seat.lua). `record`: the
+        record the seat counts toward (rk:<seat>), unless another seat already does."""
+        args = ["take", seat, token_hash, name, request_id, fingerprint, proof, keys.REVOKED,
+                record]
         reply = await self._seat(keys=[keys.meta(match)], args=args)
         taken = [int(x) for x in reply[:2]] + [x.decode() for x in reply[2:]]
         if taken[0] >= 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from parlour.engine import rating
 from parlour.engine.game import Decision, Emitted, Game, Outcome, Variant
 from parlour.engine.rng import Rng
 from parlour.engine.text import owner, seat
@@ -115,6 +116,22 @@ class MurderCastle(Game):
                        " the Tracker equals a full Evidence Board)."
                        if play_as_holmes.on(state) else "."))
         return Outcome(scores, winners, summary)
+
+    def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
+        """Automa: the investigator against the Automa; Play as Holmes: Holmes against every
+        investigator (they win or lose together against him); otherwise every seat for
+        itself (RULES.md "How a match is rated")."""
+        if options.automa:
+            return rating.one_against((automa.SOLO,), ("Automa",), automa.SOLO in outcome.winners)
+        if options.HasField("play_as_holmes"):
+            holmes = options.play_as_holmes.seat
+            others = tuple(s for s in range(len(outcome.scores)) if s != holmes)
+            return rating.one_against((holmes,), others, holmes in outcome.winners)
+        return super().rating_sides(options, outcome)
+
+    def rated_variant(self, options: pb.Options) -> str | None:
+        """Not rated: a test-only short game (round_limit)."""
+        return None if options.round_limit else super().rated_variant(options)
 
     def check_conservation(self, state: pb.State) -> None:
         piles = [state.bag.counts, *(g.counts for g in state.gondolas)]

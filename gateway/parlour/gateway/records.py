@@ -1,0 +1,119 @@
+"""Players' records (issue 36): GetPlayerRecord and ListLeaderboard, read from the ratings
+the rules services keep (store/ratingstore.py). Anyone may read any record; a private
+table's match counts but is listed only to its owner (identity on, the caller's subject)."""
+
+from __future__ import annotations
+
+import re
+
+import grpc
+
+from parlour.gateway import identity
+from parlour.gateway.edge import Edge
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument
+from parlour.store.ratingstore import Standing
+
+PLAYER = re.compile(r"players/(me|[pn][0-9a-f]{32}|bot:[a-z0-9-]{1,32}|game:[a-z0-9-]{1,64})")
+KINDS = {"p": gw.PLAYER_KIND_PERSON, "n": gw.PLAYER_KIND_NAME, "b": gw.PLAYER_KIND_BOT,
+         "g": gw.PLAYER_KIND_RULES}
+TOP = 10
+NEIGHBOURS = 5
+
+
+def player_key(name: str, field: str) -> str:
+    """The record key a "players/{key}" name holds ("players/me": the caller's subject)."""
+    found = PLAYER.fullmatch(name)
+    if found is None:
+        raise invalid_argument(
+            field, "a player is named players/{key} (as JoinMatchResponse.player) or "
+            "players/me", "BAD_PLAYER")
+    if found[1] != "me":
+        return found[1]
+    who = identity.current()
+    if who is None:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "IDENTITY_NOT_ENABLED",
+            "players/me needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
+        )
+    return who.key
+
+
+def rating(standing: Standing) -> gw.Rating:
+    return gw.Rating(mu=standing.mu, sigma=standing.sigma, display=standing.display)
+
+
+def entry(rank: int, player: str, standing: Standing) -> gw.LeaderboardEntry:
+    return gw.LeaderboardEntry(
+        rank=rank, player=f"players/{player}", display_name=standing.name,
+        kind=KINDS[player[0]], rating=rating(standing), matches=standing.matches,
+        wins=standing.wins,
+    )
+
+
+class RecordCalls(Edge):
+    """GetPlayerRecord and ListLeaderboard."""
+
+    @guarded
+    async def GetPlayerRecord(self, request, context):
+        key = player_key(request.player, "player")
+        who = identity.current()
+        owner = who is not None and who.key == key
+        reply = gw.GetPlayerRecordResponse(player=f"players/{key}", kind=KINDS[key[0]])
+        newest = -1
+        for game, variant in await self.ratings.boards_of(key):
+            if request.game and game != request.game.removeprefix("games/"):
+                continue
+            if request.variant and variant != request.variant:
+                continue
+            found = await self.ratings.standing(game, variant, key)
+            if found is None:
+                continue
+            standing, rank, recent = found
+            record = reply.records.add(
+                game=game, variant=variant, rating=rating(standing), matches=standing.matches,
+                wins=standing.wins, rank=rank,
+            )
+            for played in recent:
+                if played.private and not owner:
+                    continue
+                record.recent.add(
+                    match=f"matches/{played.match}", finished_unix_ms=played.finished_ms,
+                    seat=played.seat, place=played.place, sides=played.sides,
+                    change=played.change, private=played.private,
+                )
+            when = recent[0].finished_ms if recent else 0
+            if when > newest:
+                newest, reply.display_name = when, standing.name
+        if not reply.records and request.player != "players/me" and not request.game:
+            raise ServiceError(
+                grpc.StatusCode.NOT_FOUND, "PLAYER_NOT_FOUND",
+                f"no rated match of {request.player} is on record",
+            )
+        return reply
+
+    @guarded
+    async def ListLeaderboard(self, request, context):
+        game = request.game.removeprefix("games/")
+        info = await self.router.describe(game)
+        variants = [v.name for v in info.variants] or ["standard"]
+        variant = request.variant or variants[0]
+        if variant not in variants:
+            raise ServiceError(
+                grpc.StatusCode.NOT_FOUND, "VARIANT_NOT_FOUND",
+                f"{info.display_name} has no variant {variant!r}",
+            )
+        top = request.top or TOP
+        reply = gw.ListLeaderboardResponse(
+            variant=variant, players=await self.ratings.size(game, variant)
+        )
+        reply.top.extend(entry(*row) for row in await self.ratings.rows(game, variant, 1, top))
+        if request.around:
+            key = player_key(request.around, "around")
+            rank = await self.ratings.rank_of(game, variant, key)
+            if rank is not None:
+                near = request.neighbours or NEIGHBOURS
+                rows = await self.ratings.rows(game, variant, max(1, rank - near), rank + near)
+                reply.around.extend(entry(*row) for row in rows)
+        return reply
