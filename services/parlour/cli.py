@@ -478,8 +478,9 @@ def cmd_record(args: argparse.Namespace) -> None:
         from parlour.client.refusals import error_text
 
         raise UsageError(error_text(error)) from None
-    games = {game.name: game for game in playable_games()}
-    print("\n".join(record_lines(record, games, address)))
+    from parlour.engine.registry import games
+
+    print("\n".join(record_lines(record, games(), address)))
 
 
 def cmd_verify(args: argparse.Namespace) -> None:
