@@ -88,7 +88,7 @@ function gameBoard(game: GameInfo, mine: () => string): HTMLElement {
   const box = el("section", "", "game-board");
   box.append(el("h3", game.displayName));
   const picker = document.createElement("select");
-  picker.setAttribute("aria-label", `${game.displayName}: way to play`);
+  picker.setAttribute("aria-label", `${game.displayName} leaderboard`);
   for (const variant of game.variants) {
     const option = el("option", variant.displayName) as HTMLOptionElement;
     option.value = variant.name;
@@ -137,6 +137,10 @@ async function drawRecord(infos: GameInfo[], open: (match: string) => void): Pro
     box.replaceChildren(el("p", none ? "Finish a rated match and your record starts here." : errorText(e)));
     return;
   }
+  if (!response.records.length) {
+    box.replaceChildren(el("p", "Finish a rated match and your record starts here."));
+    return;
+  }
   const parts: HTMLElement[] = [el("p", `Playing as ${playerName(response.kind, response.player, response.displayName)}.`)];
   for (const record of response.records) {
     const info = infos.find((i) => i.game === record.game);
@@ -153,6 +157,5 @@ async function drawRecord(infos: GameInfo[], open: (match: string) => void): Pro
     }
     parts.push(list);
   }
-  if (!response.records.length) parts.push(el("p", "No rated match yet."));
   box.replaceChildren(...parts);
 }
