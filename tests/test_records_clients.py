@@ -11,7 +11,7 @@ import asyncio
 import sys
 import uuid
 
-from parlour.client import GatewayClient
+from parlour.client import GatewayClient, SyncClient
 from parlour.client.records import finished_record, name_player
 from parlour.client.seatbot import play_seat, run_bots
 from parlour.client.table import Table
@@ -141,7 +141,8 @@ async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(r
 async def test_the_leaderboard_and_record_commands(redis_url):
     """Issue 36 item 4.2: `parlour leaderboard GAME` lists the variant's best, `parlour
     record --name NAME` a name's ratings and matches with a replay command for each; an
-    unknown variant and a name without a record read as sentences."""
+    unknown variant and a name without a record read as sentences. (SyncClient's blocking
+    calls read the same.)"""
     ada = fresh("Ada")
     async with running_stack(redis_url, games=(GAME,)) as (address, _):
         async with GatewayClient(address) as client:
@@ -149,6 +150,15 @@ async def test_the_leaderboard_and_record_commands(redis_url):
             seats = [await client.join(match.name, ada), await client.join(match.name, "Ben")]
             await play_out(client, match.name, seats)
             await finished_record(client, seats[0].player, GAME, match.name)
+
+        def blocking():
+            with SyncClient(address) as sync:
+                return (sync.player_record(seats[0].player, GAME),
+                        sync.leaderboard(GAME, top=1, around=seats[0].player))
+
+        record, board = await asyncio.to_thread(blocking)
+        assert record.records[0].recent[0].match == match.name
+        assert len(board.top) == 1 and seats[0].player in [e.player for e in board.around]
         code, out, err = await parlour("leaderboard", GAME, "--top", "100", "--gateway", address)
         assert code == 0, err
         assert out.startswith("Leaderboard of Tiny Cards (test game) (")
