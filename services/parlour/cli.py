@@ -462,8 +462,8 @@ def cmd_record(args: argparse.Namespace) -> None:
     from parlour.client.records import name_player, record_lines
 
     if bool(args.player) == bool(args.name):
-        raise UsageError("give PLAYER (players/…, as a leaderboard's record names it) or "
-                         "--name NAME (the name played under)")
+        raise UsageError("give --name NAME (the name played under) or PLAYER (a record's "
+                         "name: players/bot:greedy, or a join's JoinMatchResponse.player)")
     player = args.player or name_player(args.name)
     address = gateway_address(args)
     gateway_games(address)
@@ -664,7 +664,8 @@ def parser() -> argparse.ArgumentParser:
                    help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.set_defaults(run=cmd_leaderboard, extra="client")
     p = sub.add_parser("record", help="a player's ratings and rated matches")
-    p.add_argument("player", nargs="?", help="players/… (e.g. players/bot:greedy)")
+    p.add_argument("player", nargs="?", help="a record's name, players/… (players/bot:greedy: "
+                   "the greedy bots')")
     p.add_argument("--name", help="the record of a name (gateways without identity: anyone "
                    "may play under a name)")
     p.add_argument("--gateway", type=gateway_target,
