@@ -196,7 +196,14 @@ def run_in_terminal(command: str, scratch: Path) -> None:
             if select.select([master], [], [], 0.5)[0]:
                 screen += os.read(master, 65536)
         os.write(master, b"\x11")  # Ctrl+Q
-        assert play.wait(60) == 0
+        # the terminal is read until the end: the app's last screen written to a terminal
+        # nobody reads would block it (a full pseudo-terminal buffer), and it would not exit
+        deadline = time.monotonic() + 60
+        while play.poll() is None and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                with contextlib.suppress(OSError):
+                    os.read(master, 65536)
+        assert play.wait(1) == 0
     finally:
         if play.poll() is None:
             play.send_signal(signal.SIGINT)  # as Ctrl-C: the local stack is stopped
