@@ -119,24 +119,24 @@ class Ratings:
         if isinstance(found, str):
             return found
         variant, sides, members, private = found
-        stored = [key for side in members for _, key, _ in side if key]
+        stored = list(dict.fromkeys(key for side in members for _, key, _ in side if key))
         for _ in range(ATTEMPTS):
             values = await self.store.read(self.game.name, variant, stored)
             before = dict(zip(stored, values, strict=True))
             olds = [[Standing.decode(before[key]) if before.get(key) else new_standing("")
                      for _, key, _ in side] for side in members]
             news = rate(olds, sides.places)
-            updates = [
-                Update(key, before[key],
-                       Standing(new.mu, new.sigma, new.matches, new.wins,
-                                display_name(key, name) or old.name),
-                       Recorded(match, finished_ms, seat, sides.places[i], len(sides.sides),
-                                new.display - old.display, private))
-                for i, side in enumerate(members)
-                for (seat, key, name), old, new in zip(side, olds[i], news[i], strict=True)
-                if key
-            ]
-            done = await self.store.apply(self.game.name, variant, match, updates)
+            updates: dict[str, Update] = {}
+            for i, side in enumerate(members):
+                for (seat, key, name), old, new in zip(side, olds[i], news[i], strict=True):
+                    if key and key not in updates:
+                        updates[key] = Update(
+                            key, before[key],
+                            Standing(new.mu, new.sigma, new.matches, new.wins,
+                                     display_name(key, name) or old.name),
+                            Recorded(match, finished_ms, seat, sides.places[i],
+                                     len(sides.sides), new.display - old.display, private))
+            done = await self.store.apply(self.game.name, variant, match, [*updates.values()])
             if done >= 0:
                 return "applied" if done else "already"
         raise RuntimeError(f"ratings of match {match} kept changing")
@@ -166,6 +166,8 @@ class Ratings:
             return "unrated"
         result = Outcome(tuple(progress.outcome.scores), tuple(progress.outcome.winners))
         sides = self.game.rating_sides(options, result)
+        if len(sides.sides) < 2:
+            return "unrated"
         members = [
             [(m, holders[m], names[m]) if isinstance(m, int) else (-1, rules_player(m), m)
              for m in side]
