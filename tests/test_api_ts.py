@@ -28,7 +28,9 @@ def test_typescript_unit_tests_pass():
 
 def test_typescript_client_plays_every_game_to_the_end():
     """Issue 11 "done when": the TypeScript example plays every game to the end; the feed
-    shows each game's own words and ends with the match."""
+    shows each game's own words and ends with the match; issue 36 item 4: then the first
+    seat's rating (getPlayerRecord, read until it lists the match) and its leaderboard
+    (listLeaderboard), the other seats joined as bots (join's `bot`)."""
     script = built()
     with LocalStack(game_modules()) as stack:
         result = subprocess.run(
@@ -40,6 +42,8 @@ def test_typescript_client_plays_every_game_to_the_end():
         assert f"=== {get_game(name).display_name}:" in out
     assert out.count("feed ended: true") == len(game_modules())
     assert "every game played to the end" in out
+    # issue 36 item 4: the seat playing under its name is rated, the others as bots
+    assert out.count("ts0's rating in ") == len(game_modules()), out[-3000:]
 
 
 def test_typescript_types_come_from_the_public_protos_alone():

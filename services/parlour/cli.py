@@ -428,6 +428,61 @@ def cmd_replay(args: argparse.Namespace) -> None:
             out.write(matchlogs.to_json(log))
 
 
+def cmd_leaderboard(args: argparse.Namespace) -> None:
+    import asyncio
+
+    import grpc
+
+    from parlour.client.client import GatewayClient
+    from parlour.client.records import leaderboard_lines, where
+
+    game = known_game(args.game)
+    address = gateway_address(args)
+    served_games(address, [game.name])
+
+    async def fetch():
+        async with GatewayClient(address) as client:
+            return await client.leaderboard(game.name, args.variant, top=args.top)
+
+    try:
+        board = asyncio.run(fetch())
+    except grpc.RpcError as error:
+        from parlour.client.refusals import error_text
+
+        raise UsageError(error_text(error)) from None
+    print("\n".join(leaderboard_lines(board, where(game, board.variant))))
+
+
+def cmd_record(args: argparse.Namespace) -> None:
+    import asyncio
+
+    import grpc
+
+    from parlour.client.client import GatewayClient
+    from parlour.client.records import name_player, record_lines
+
+    if bool(args.player) == bool(args.name):
+        raise UsageError("give --name NAME (the name played under) or PLAYER (a record's "
+                         "name: players/bot:greedy, or a join's JoinMatchResponse.player)")
+    player = args.player or name_player(args.name)
+    address = gateway_address(args)
+    gateway_games(address)
+
+    async def fetch():
+        async with GatewayClient(address) as client:
+            return await client.player_record(player)
+
+    try:
+        record = asyncio.run(fetch())
+    except grpc.RpcError as error:
+        from parlour.client.refusals import error_text
+
+        raise UsageError(error_text(error)) from None
+    from parlour.engine.registry import games
+
+    print("\n".join(record_lines(record, games(), address)))
+
+
 def cmd_verify(args: argparse.Namespace) -> None:
     from parlour import matchlogs
 
@@ -453,6 +508,13 @@ def positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def top_rows(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be 1 to 100, not {value}")
     return value
 
 
@@ -594,6 +656,21 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every seat's actions and events")
     p.add_argument("--save", metavar="FILE", help="also save the log as JSON for verify")
     p.set_defaults(run=cmd_replay, extra="client")
+    p = sub.add_parser("leaderboard", help="a game's best rated players")
+    p.add_argument("game")
+    p.add_argument("--variant", default="", help="the way to play (default: the game's first)")
+    p.add_argument("--top", type=top_rows, default=10, help="rows from the top (1 to 100)")
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.set_defaults(run=cmd_leaderboard, extra="client")
+    p = sub.add_parser("record", help="a player's ratings and rated matches")
+    p.add_argument("player", nargs="?", help="a record's name, players/… (players/bot:greedy: "
+                   "the greedy bots')")
+    p.add_argument("--name", help="the record of a name (gateways without identity: anyone "
+                   "may play under a name)")
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.set_defaults(run=cmd_record, extra="client")
     p = sub.add_parser("verify", help="recompute every shuffle of a saved 'reveal all' log")
     p.add_argument("log", metavar="MATCH_LOG")
     p.set_defaults(run=cmd_verify, extra="")

@@ -83,7 +83,8 @@ async def timer_demo(address: str, game: str, seed: int) -> int:
             game=game, seats=seats, seed=seed, allow_spectators=True, lifecycle=TIMER
         )
         match = (await client.stub.CreateMatch(request)).match
-        players = [await client.join(match.name, f"bot{i + 1}", seat=i) for i in range(seats)]
+        players = [await client.join(match.name, f"bot{i + 1}", seat=i, bot="random")
+                   for i in range(seats)]
         print(
             f"\n=== Turn timer: {info.display_name}, {TIMER.turn_timer_ms} ms per decision plus "
             f"a {TIMER.time_bank_ms} ms bank per seat; bot{idle + 1} never acts ==="

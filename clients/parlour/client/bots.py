@@ -32,10 +32,13 @@ async def play_random_match(
     names: list[str] | None = None,
     options: Message | None = None,
 ) -> MatchReport:
-    """Create a match, seat random bots, play it out, and follow the public event feed."""
+    """Create a match, seat random bots (joined as bots of the "random" strategy), play it
+    out, and follow the public event feed."""
     match = await client.create_match(game, seats, options=options, seed=seed, spectators=True)
     names = names or [f"bot{i + 1}" for i in range(seats)]
-    players: list[Seat] = [await client.join(match.name, names[i], seat=i) for i in range(seats)]
+    players: list[Seat] = [
+        await client.join(match.name, names[i], seat=i, bot="random") for i in range(seats)
+    ]
     match = await client.match(match.name)
     rng = Rng.from_seed(seed)
     seen = 0

@@ -202,9 +202,11 @@ class GatewayClient:
         seed: int | None = None,
         spectators: bool = False,
         request_id: str | None = None,
+        rated: bool | None = None,
     ) -> gw.Match:
         """Create a match (idempotent under retry with the same request id); spectators are
-        refused unless allowed, as in a raw CreateMatch."""
+        refused unless allowed, as in a raw CreateMatch. `rated=False`: a friendly match
+        whose result changes nobody's record (None: the gateway's default, rated)."""
         request = gw.CreateMatchRequest(
             game=game,
             seats=seats,
@@ -215,6 +217,8 @@ class GatewayClient:
             request.options.CopyFrom(pack(options))
         if seed is not None:
             request.seed = seed
+        if rated is not None:
+            request.rated = rated
         return (await self.stub.CreateMatch(request)).match
 
     async def join(
@@ -225,16 +229,20 @@ class GatewayClient:
         *,
         request_id: str | None = None,
         join_secret: str | None = None,
+        bot: str = "",
     ) -> Seat:
-        """Take a seat; returns a Seat holding its token. The request carries a join secret
-        (a fresh one unless given; "" sends none) and is sent again, unchanged, while the
-        answer is UNAVAILABLE or DEADLINE_EXCEEDED (the backoff's attempts): a repeat after
-        a lost answer re-opens the seat with a fresh token instead of stranding it."""
+        """Take a seat; returns a Seat holding its token and the record its results count
+        toward. The request carries a join secret (a fresh one unless given; "" sends none)
+        and is sent again, unchanged, while the answer is UNAVAILABLE or DEADLINE_EXCEEDED
+        (the backoff's attempts): a repeat after a lost answer re-opens the seat with a fresh
+        token instead of stranding it. A bot names its strategy in `bot` ("greedy"), so its
+        results count toward the strategy's record, not a name's."""
         request = gw.JoinMatchRequest(
             match=match,
             display_name=name,
             request_id=request_id or new_request_id(),
             join_secret=secrets.token_urlsafe(24) if join_secret is None else join_secret,
+            bot=bot,
         )
         if seat is not None:
             request.seat = seat
@@ -246,7 +254,7 @@ class GatewayClient:
                 if error.code().value[0] not in RETRY_CODES or attempt == self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(attempt))
-        return Seat(self, match, response.seat, response.seat_token)
+        return Seat(self, match, response.seat, response.seat_token, response.player)
 
     async def matches(
         self,
@@ -282,11 +290,32 @@ class GatewayClient:
         )
         response = await self.stub.JoinOrCreate(request)
         joined = response.joined
-        return Seat(self, joined.match.name, joined.seat, joined.seat_token), response.created
+        seat = Seat(self, joined.match.name, joined.seat, joined.seat_token, joined.player)
+        return seat, response.created
 
     async def match(self, match: str) -> gw.Match:
         """A match's public facts."""
         return (await self.stub.GetMatch(gw.GetMatchRequest(match=match))).match
+
+    # -- players' records -----------------------------------------------------------
+    async def player_record(
+        self, player: str, game: str = "", variant: str = ""
+    ) -> gw.GetPlayerRecordResponse:
+        """A player's record ("players/{key}" as a join or a leaderboard names it, or
+        "players/me" with identity): per game and variant its rating, matches, wins, rank
+        and newest rated matches; only `game` (and its `variant`) when given."""
+        request = gw.GetPlayerRecordRequest(player=player, game=game, variant=variant)
+        return await self.stub.GetPlayerRecord(request)
+
+    async def leaderboard(
+        self, game: str, variant: str = "", top: int = 10, around: str = "", neighbours: int = 5
+    ) -> gw.ListLeaderboardResponse:
+        """A game and variant's leaderboard (variant "": the game's first): the `top` best,
+        and the `neighbours` on either side of the player `around` when given."""
+        request = gw.ListLeaderboardRequest(
+            game=game, variant=variant, top=top, around=around, neighbours=neighbours
+        )
+        return await self.stub.ListLeaderboard(request)
 
     def spectate(self, match: str, after: int = 0) -> AsyncIterator[gw.StreamEventsResponse]:
         """The public event stream, resumed after disconnects, ending when the match ends."""
@@ -369,13 +398,17 @@ class GatewayClient:
 
 
 class Seat:
-    """A seated player: the token travels with every call."""
+    """A seated player: the token travels with every call. `player` is the record its
+    results count toward ("players/{key}"; "": nobody's)."""
 
-    def __init__(self, client: GatewayClient, match: str, seat: int, token: str) -> None:
+    def __init__(
+        self, client: GatewayClient, match: str, seat: int, token: str, player: str = ""
+    ) -> None:
         self.client = client
         self.match = match
         self.seat = seat
         self.token = token
+        self.player = player
         self.metadata = (("authorization", f"Bearer {token}"),)
 
     async def get_view(self) -> gw.GetViewResponse:

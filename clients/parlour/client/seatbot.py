@@ -142,14 +142,15 @@ async def run_bots(
     iterations: int = 48,
     names: list[str] | None = None,
 ) -> list[rules_pb2.Outcome]:
-    """Take `count` free seats of a match with bots and play them to the end."""
+    """Take `count` free seats of a match with bots and play them to the end; each joins as
+    a bot of its strategy, so its results count toward the strategy's record."""
     async with GatewayClient(address) as client:
         info = await client.match(match)
         game = get_game(info.game)
         seats = []
         for i in range(count):
             name = names[i] if names else f"{strategy}-bot-{i + 1}"
-            seats.append(await client.join(match, name))
+            seats.append(await client.join(match, name, bot=strategy))
         return await asyncio.gather(
             *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
         )

@@ -74,6 +74,14 @@ class SyncClient:
         """A match's public facts."""
         return self._run(self.aio.match(match))
 
+    def player_record(self, player: str, game: str = "", variant: str = ""):
+        """A player's record (see GatewayClient.player_record)."""
+        return self._run(self.aio.player_record(player, game, variant))
+
+    def leaderboard(self, game: str, **options: Any):
+        """A game and variant's leaderboard (see GatewayClient.leaderboard)."""
+        return self._run(self.aio.leaderboard(game, **options))
+
     def watch(self, match: str, after: int = 0) -> Iterator:
         """The public feed, unpacked, ending when the match ends."""
         return self._iterate(self.aio.watch(match, after))
@@ -87,6 +95,7 @@ class SyncSeat:
         self.aio = seat
         self.seat = seat.seat
         self.match = seat.match
+        self.player = seat.player
 
     def view(self):
         """The game's View message for this seat."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from parlour.client.client import GatewayClient, Seat
+from parlour.client.records import match_end_lines
 from parlour.client.seatbot import unpack
 from parlour.client.seating import variant_for
 from parlour.client.words import (
@@ -138,6 +139,14 @@ class Table:
         ]
         return Snapshot(match, unpack(view.view, self.game.view_type), listed.progress,
                         legal, labels, view.table, names)
+
+    async def record_at_end(self) -> list[str]:
+        """Once the match is over: the seat's rating, its change and the leaderboard (none
+        for a spectator, an unrated match or a seat that counts toward nobody)."""
+        if self.seat is None:
+            return []
+        match = await self.client.match(self.match)
+        return await match_end_lines(self.client, self.game, match, self.seat.player)
 
     async def answer_undo(self, accept: bool) -> None:
         """Accept or refuse the open undo request."""

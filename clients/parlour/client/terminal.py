@@ -50,6 +50,7 @@ class PlayApp(App):
     CSS = """
     #status { height: auto; padding: 0 1; background: $boost; text-style: bold; }
     #clocks { height: auto; padding: 0 1; color: $warning; }
+    #record { height: auto; max-height: 14; padding: 0 1; border: round $success; }
     #undo { height: auto; padding: 0 1; background: $warning-muted; }
     #undo Static { width: 1fr; padding: 1 0; }
     #main { height: 1fr; }
@@ -70,12 +71,16 @@ class PlayApp(App):
         self.show_details = False
         self.ready = asyncio.Event()
         self.updated = asyncio.Condition()
+        #: What the finished match did to the viewer's record (empty: nothing to say).
+        self.record_lines: list[str] = []
+        self._record_asked = False
         self._refreshing = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("connecting…", id="status")
         yield Static("", id="clocks")
+        yield Static("", id="record")
         with Horizontal(id="undo"):
             yield Static("", id="undo-text")
             yield Button("Accept", id="undo-accept", variant="success")
@@ -100,6 +105,7 @@ class PlayApp(App):
         self.query_one("#menu").border_title = "Your choices"
         self.query_one("#undo").display = False
         self.query_one("#clocks").display = False
+        self.query_one("#record").display = False
         self.run_worker(self.follow(), exclusive=True)
         self.set_interval(1.0, self.draw_clocks)
         await self.refresh_table()
@@ -156,12 +162,26 @@ class PlayApp(App):
             menu.add_options([Text(f"{i}. {label}") for i, label in
                               enumerate(snapshot.labels, 1)])
             menu.display = bool(snapshot.labels)
+            if snapshot.progress.HasField("outcome") and not self._record_asked:
+                self._record_asked = True
+                self.run_worker(self.show_record(), group="record")
             if snapshot.labels or snapshot.progress.HasField("outcome") or answer:
                 self.ready.set()
             else:
                 self.ready.clear()
         async with self.updated:
             self.updated.notify_all()
+
+    async def show_record(self) -> None:
+        """Below the result: the viewer's rating, its change and the leaderboard."""
+        try:
+            self.record_lines = await self.table.record_at_end()
+        except grpc.aio.AioRpcError as error:
+            self.record_lines = [f"Your rating cannot be read now: {error_text(error)}"]
+        box = self.query_one("#record", Static)
+        box.border_title = "Your record"
+        box.update(Text("\n".join(self.record_lines)))
+        box.display = bool(self.record_lines)
 
     async def choose(self, number: int) -> None:
         snapshot = self.snapshot
@@ -229,10 +249,12 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
         else:
             table = await Table.create(client, game, seats, name, options)
         helpers = start_bots(address, table.match, bots, strategy) if bots else None
+        app = PlayApp(table)
         try:
-            await PlayApp(table).run_async()
+            await app.run_async()
         finally:
             if helpers is not None:
                 helpers.terminate()
                 helpers.wait()
+        print("\n".join([*app.record_lines, ""]) if app.record_lines else "", end="")
         print(f"match {table.match} on {address}")

@@ -14,7 +14,9 @@ import { file_parlour_games_murdercastle_v1_murdercastle } from "./gen/parlour/g
 import { file_parlour_games_tinycards_v1_tinycards } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
 import type {
   Game,
+  GetPlayerRecordResponse,
   ListActionsResponse,
+  ListLeaderboardResponse,
   Match,
   MatchEvent,
   MatchFinished,
@@ -107,11 +109,12 @@ export class ParlourClient {
     return (await this.api.listGames({})).games;
   }
 
-  /** Create a match; the request id makes retries safe. */
+  /** Create a match; the request id makes retries safe. `rated: false`: a friendly match
+   * whose result changes nobody's record (unset: the gateway's default, rated). */
   async createMatch(
     game: string,
     seats: number,
-    options: { seed?: bigint; spectators?: boolean; requestId?: string } = {},
+    options: { seed?: bigint; spectators?: boolean; requestId?: string; rated?: boolean } = {},
   ): Promise<Match> {
     const response = await this.api.createMatch({
       game,
@@ -119,17 +122,20 @@ export class ParlourClient {
       seed: options.seed,
       allowSpectators: options.spectators ?? false,
       requestId: options.requestId ?? crypto.randomUUID(),
+      rated: options.rated,
     });
     return response.match!;
   }
 
   /** Take a seat (the lowest free one unless `seat` is given). A retry with the same
-   * `joinSecret` re-opens the seat with a fresh token if the first answer was lost. */
+   * `joinSecret` re-opens the seat with a fresh token if the first answer was lost. A bot
+   * names its strategy in `bot` ("greedy"): its results count toward the strategy's record.
+   * The handle's `player` is the record the seat counts toward ("": nobody's). */
   async join(
     match: string,
     name: string,
     seat?: number,
-    options: { joinSecret?: string; requestId?: string } = {},
+    options: { joinSecret?: string; requestId?: string; bot?: string } = {},
   ): Promise<SeatHandle> {
     const response = await this.api.joinMatch({
       match,
@@ -137,8 +143,31 @@ export class ParlourClient {
       displayName: name,
       requestId: options.requestId ?? crypto.randomUUID(),
       joinSecret: options.joinSecret ?? "",
+      bot: options.bot ?? "",
     });
-    return new SeatHandle(this, match, response.seat, response.seatToken);
+    return new SeatHandle(this, match, response.seat, response.seatToken, response.player);
+  }
+
+  /** A player's record ("players/{key}" as a join or a leaderboard names it, or "players/me"
+   * with identity): per game and variant its rating, matches, wins, rank and newest rated
+   * matches; only `game` (and its `variant`) when given. */
+  async getPlayerRecord(player: string, options: { game?: string; variant?: string } = {}): Promise<GetPlayerRecordResponse> {
+    return this.api.getPlayerRecord({ player, game: options.game ?? "", variant: options.variant ?? "" });
+  }
+
+  /** A game and variant's leaderboard (variant unset: the game's first): the `top` best
+   * (default 10), and the `neighbours` (default 5) on either side of the player `around`. */
+  async listLeaderboard(
+    game: string,
+    options: { variant?: string; top?: number; around?: string; neighbours?: number } = {},
+  ): Promise<ListLeaderboardResponse> {
+    return this.api.listLeaderboard({
+      game,
+      variant: options.variant ?? "",
+      top: options.top ?? 0,
+      around: options.around ?? "",
+      neighbours: options.neighbours ?? 0,
+    });
   }
 
   /** The spectators' event feed, ending with MatchFinished once the match is over. */
@@ -156,6 +185,8 @@ export class SeatHandle {
     readonly match: string,
     readonly seat: number,
     token: string,
+    /** The record this seat's results count toward ("players/{key}"; "": nobody's). */
+    readonly player = "",
   ) {
     this.headers = { authorization: `Bearer ${token}` };
   }

@@ -1,8 +1,9 @@
 /**
  * Plays a full match of every game the gateway serves with random legal actions and prints
- * the public feed (the words come from each game's rules):  node dist/play.js HOST:PORT [SEED]
+ * the public feed (the words come from each game's rules), then the first seat's rating and
+ * the leaderboard it is on:  node dist/play.js HOST:PORT [SEED]
  */
-import { ParlourClient, messageType, renderText, unpack, type FeedItem } from "./client.js";
+import { ParlourClient, messageType, renderText, unpack, type FeedItem, type SeatHandle } from "./client.js";
 
 const FEED_LINES = 8;
 
@@ -38,6 +39,26 @@ async function follow(items: AsyncGenerator<FeedItem>, names: string[]) {
   return { shown, finished };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The seat's rating after the finished match (its record is updated as the match ends:
+ * read again every 200 ms for up to 5 s until it lists the match), and its leaderboard. */
+async function rating(client: ParlourClient, seat: SeatHandle, game: string): Promise<string> {
+  for (let attempt = 0; attempt < 25; attempt++) {
+    const { records } = await client.getPlayerRecord(seat.player, { game });
+    for (const record of records) {
+      const played = record.recent.find((m) => m.match === seat.match);
+      if (!played) continue;
+      const board = await client.listLeaderboard(game, { variant: record.variant, top: 3, around: seat.player });
+      const change = played.change < 0 ? `\u2212${(-played.change).toFixed(1)}` : `+${played.change.toFixed(1)}`;
+      const top = board.top.map((e) => `#${e.rank} ${e.displayName} ${e.rating!.display.toFixed(1)}`).join(", ");
+      return `rating in ${record.variant}: ${record.rating!.display.toFixed(1)} (${change}), #${record.rank} of ${board.players}; top: ${top}`;
+    }
+    await sleep(200);
+  }
+  return "rating: not updated";
+}
+
 async function main() {
   const [address, seedText = "7"] = process.argv.slice(2);
   if (!address) throw new Error("usage: node dist/play.js HOST:PORT [SEED]");
@@ -51,7 +72,8 @@ async function main() {
     console.log(`=== ${info.displayName}: ${seats} seats, View ${viewType?.typeName}`);
     const match = await client.createMatch(info.game, seats, { seed: BigInt(seedText), spectators: true });
     const names = Array.from({ length: seats }, (_, i) => `ts${i}`);
-    const players = await Promise.all(names.map((name, i) => client.join(match.name, name, i)));
+    // The first seat plays for its name's record, the others as bots of the "random" strategy.
+    const players = await Promise.all(names.map((name, i) => client.join(match.name, name, i, i ? { bot: "random" } : {})));
     const feed = follow(client.spectate(match.name), names);
     let { view, progress } = await players[0].view();
     if (view?.$typeName !== viewType?.typeName) throw new Error(`View is ${view?.$typeName}`);
@@ -72,6 +94,7 @@ async function main() {
     console.log(`  won: ${winners}${outcome.summary ? ` — ${renderText(outcome.summary, null, names)}` : ""}`);
     const catalogue = unpack(info.catalogue);
     console.log(`  catalogue: ${catalogue?.$typeName}; feed ended: ${finished}`);
+    console.log(`  ${names[0]}'s ${await rating(client, players[0], info.game)}`);
     if (!finished || !catalogue) failures++;
   }
   console.log(failures ? `${failures} game(s) did not end properly` : "every game played to the end");

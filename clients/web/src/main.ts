@@ -3,6 +3,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
+import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
 import { Names, namer, picture } from "./pictures";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
@@ -18,6 +19,7 @@ interface Seated {
   token: string | null; // null: spectator
   seat: number | null;
   variant?: string; // the way to play's title, when this page created the match
+  player?: string; // the record the seat counts toward (JoinMatchResponse.player)
 }
 
 let games: Game[] = [];
@@ -32,6 +34,7 @@ let again = false;
 let stopStream: AbortController | null = null;
 let seatNames: string[] = [];
 let feedTexts: string[] = [];
+let ratingShown = false;
 
 function show(section: "lobby" | "table"): void {
   $("lobby").hidden = section !== "lobby";
@@ -123,10 +126,12 @@ interface Kept {
   seat: number;
   joinSecret: string;
   variant?: string;
+  player?: string; // the record the seat counts toward (JoinMatchResponse.player)
 }
 
 function keep(kept: Kept): void {
   localStorage.setItem(`parlour:seat:${kept.match}`, JSON.stringify(kept));
+  keepPlayer(kept.player ?? "");
 }
 
 function kept(match: string): Kept | null {
@@ -160,7 +165,7 @@ async function create(): Promise<void> {
   const match = created.match!.name;
   const joinSecret = newSecret();
   const joined = await gateway.joinMatch({ match, seat: 0, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
-  keep({ match, seat: joined.seat, joinSecret, variant: chosen.displayName });
+  keep({ match, seat: joined.seat, joinSecret, variant: chosen.displayName, player: joined.player });
   if (bots > 0) {
     const response = await fetch("/api/bots", {
       method: "POST",
@@ -169,7 +174,7 @@ async function create(): Promise<void> {
     });
     if (!response.ok) throw new Error(await refusalOf(response));
   }
-  await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName });
+  await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName, player: joined.player });
 }
 
 function name(): string {
@@ -200,8 +205,8 @@ async function join(): Promise<void> {
   const joinSecret = mine?.joinSecret ?? newSecret();
   try {
     const joined = await gateway.joinMatch({ match, seat: mine?.seat, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
-    keep({ match, seat: joined.seat, joinSecret, variant: mine?.variant });
-    await sit({ match, token: joined.seatToken, seat: joined.seat, variant: mine?.variant });
+    keep({ match, seat: joined.seat, joinSecret, variant: mine?.variant, player: joined.player });
+    await sit({ match, token: joined.seatToken, seat: joined.seat, variant: mine?.variant, player: joined.player });
   } catch (e) {
     const full = e instanceof ConnectError && /^(MATCH_FULL|SEAT_TAKEN|GAME_OVER):/.test(e.rawMessage);
     if (!full) throw e;
@@ -229,6 +234,8 @@ async function sit(seated: Seated): Promise<void> {
   lastSequence = -1n;
   feedTexts = [];
   seatNames = [];
+  ratingShown = false;
+  $("rating").hidden = true;
   $("offer").hidden = true;
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
@@ -354,6 +361,10 @@ async function redraw(): Promise<void> {
   $("actions-box").hidden = !actions.length;
   drawUndo(progress, viewer);
   drawClocks();
+  if (progress.outcome && seated.token && !ratingShown) {
+    ratingShown = true;
+    showRating($("rating"), match, seated.player ?? "", info).catch((e) => { $("rating").textContent = errorText(e); });
+  }
   document.body.dataset.state = progress.outcome ? "over" : actions.length ? "your-turn" : "waiting";
   document.body.dataset.version = String(progress.version);
 }
@@ -469,6 +480,12 @@ async function act(index: number): Promise<void> {
   await refresh();
 }
 
+/** The lobby's leaderboards and "Your record", whose matches open their pages. */
+function lobbyRecords(): void {
+  const open = (match: string) => { $<HTMLInputElement>("match").value = match; guard(watch)(); };
+  drawLobbyRecords(games, open).catch((e) => { $("record").textContent = errorText(e); });
+}
+
 function guard(action: () => Promise<void>): () => void {
   return () => { error(""); action().catch((e) => error(errorText(e))); };
 }
@@ -487,9 +504,10 @@ async function start(): Promise<void> {
   $("offer-watch").onclick = guard(watch);
   $("undo-accept").onclick = guard(() => answerUndo(true));
   $("undo-refuse").onclick = guard(() => answerUndo(false));
-  $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); };
+  $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); lobbyRecords(); };
   setInterval(drawClocks, 1000);
   await loadGames();
+  lobbyRecords();
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {
     $<HTMLInputElement>("match").value = match;

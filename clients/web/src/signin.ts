@@ -14,6 +14,11 @@ interface PageSignin {
 let idToken: string | null = null;
 const renewed: Array<() => void> = [];
 
+/** Whether the page signed in (the gateway then knows who "players/me" is). */
+export function signedIn(): boolean {
+  return idToken !== null;
+}
+
 /** Calls `listener` each time the ID token was renewed (streams re-open with the new one). */
 export function onRenewed(listener: () => void): void {
   renewed.push(listener);
