@@ -84,6 +84,9 @@ async def test_a_finished_match_is_in_both_records_and_on_the_leaderboard(redis_
             assert played.change == pytest.approx(standing.rating.display)
             assert standing.rating.display == pytest.approx(
                 standing.rating.mu - 3 * standing.rating.sigma)
+        by_name = await stub.GetPlayerRecord(gw.GetPlayerRecordRequest(
+            player=f"players/name:  {ada.lower()} "))
+        assert by_name.player == joined[0].player and by_name.records == records[0].records
         # the same name again (letter case and spaces aside) is the same record
         other = await new_match(stub)
         again = await stub.JoinMatch(gw.JoinMatchRequest(match=other, display_name=ada.upper()))
@@ -135,6 +138,7 @@ async def test_an_unrated_match_changes_no_record_and_bots_count_as_their_strate
     [
         (gw.GetPlayerRecordRequest(player="players/ada"), "INVALID_ARGUMENT", "BAD_PLAYER"),
         (gw.GetPlayerRecordRequest(player="ada"), "INVALID_ARGUMENT", "BAD_PLAYER"),
+        (gw.GetPlayerRecordRequest(player="players/name: "), "INVALID_ARGUMENT", "BAD_PLAYER"),
         (gw.GetPlayerRecordRequest(player="players/me"), "FAILED_PRECONDITION",
          "IDENTITY_NOT_ENABLED"),
         (gw.GetPlayerRecordRequest(player="players/n" + "0" * 32), "NOT_FOUND",
