@@ -23,6 +23,9 @@ VS_PEER = (
 )
 MEMORY = ("memory_usage_bytes_per_match", "memory_usage_by_key", "info_used_memory_delta_per_match")
 SERVERS = ("gateway", "rules:tinycards", "redis", "bench")
+#: The ratings section (bench/ratings.py, issue 36).
+RATINGS = ("c1", "c16", "floor_openskill", "x_floor", "memory")
+RATINGS_MEMORY = ("bytes_per_person", "matches_per_person", "rated_marker_bytes_per_match")
 #: The boardgame.io peer's sections: in memory and with its durable FlatFile storage.
 PEER_SECTIONS = ("peer", "peer_flatfile")
 
@@ -79,6 +82,12 @@ def problems(results: dict) -> list[str]:
     out += _missing(memory, MEMORY, "memory")
     if memory.get("errors"):
         out.append(f"memory run: {memory['errors']} errors")
+    ratings = results.get("ratings", {})
+    out += _missing(ratings, RATINGS, "ratings")
+    out += _missing(ratings.get("memory", {}), RATINGS_MEMORY, "ratings.memory")
+    for level in ("c1", "c16"):
+        if level in ratings and not ratings[level].get("updates_per_s"):
+            out.append(f"ratings.{level}: no update")
     durability = results.get("durability", {})
     if "incomplete" not in durability:
         out.append("durability: not checked")

@@ -28,7 +28,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, profile, sizing
+from bench import bgio, check, flame, floors, loadgen, profile, ratings, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -353,6 +353,10 @@ class Bench:
                 log("memory per finished match:")
                 self.results["memory"] = await self.memory(r, client)
                 self.results["durability"] = await self.check_durable(r)
+                log("ratings (issue 36):")
+                self.results["ratings"] = await ratings.run(
+                    stack.redis_url, stack.redis.process.pid, self.quick, log
+                )
                 if self.args.profile:
                     log("profiling Play at the top level:")
                     self.results["profile"] = await self.profile(stack, client)
@@ -517,6 +521,14 @@ def table(results: dict) -> str:
         f"memory per finished match: {mem['memory_usage_bytes_per_match']} B by MEMORY USAGE "
         f"({', '.join(f'{k} {v}' for k, v in mem['memory_usage_by_key'].items())}); "
         f"INFO used_memory grew {mem['info_used_memory_delta_per_match']} B per match"
+    )
+    rt = results["ratings"]
+    lines.append(
+        f"ratings: {rt['c1']['updates_per_s']:.0f} updates/s one at a time, "
+        f"{rt['c16']['updates_per_s']:.0f}/s 16 at a time; openskill alone "
+        f"{rt['floor_openskill']['updates_per_s']:.0f}/s (x{rt['x_floor']:.2f}); "
+        f"{rt['memory']['bytes_per_person']} B per person in Redis "
+        f"({rt['memory']['matches_per_person']} matches each)"
     )
     d = results["durability"]
     lines.append(

@@ -41,6 +41,8 @@ def test_issue22_item1_quick_bench_runs_every_path(tmp_path) -> None:
     play = results["parlour"]["play"][str(results["settings"]["levels"][-1])]
     assert play["cpu"]["bench"]["cpu_us_per_op"] > 0  # the load client's own CPU is reported
     assert set(results["sizing"]) >= {"live_matches", "spectators", "murder_castle", "shape"}
+    assert results["ratings"]["memory"]["bytes_per_person"] > 0  # issue 36
+    assert "ratings:" in run.stdout
     if PEER_READY:  # issue 31 item 1: boardgame.io in memory and FlatFile, both regimes
         assert set(results["sizing"]["live_peer"]) == set(bgio.STORAGES)
         assert "hosts: saturation" in run.stdout and "boardgame.io flatfile" in run.stdout
@@ -63,6 +65,9 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
         "memory": {name: 1 for name in check.MEMORY},
         "durability": {"matches_checked": 3, "incomplete": 0},
         "ratios": {"unary": {"target": {}}, "play": {"target": {}}},
+        "ratings": {"c1": {"updates_per_s": 1.0}, "c16": {"updates_per_s": 1.0},
+                    "floor_openskill": {}, "x_floor": 1.0,
+                    "memory": {name: 1 for name in check.RATINGS_MEMORY}},
     }
     assert check.problems(whole) == []
     broken = json.loads(json.dumps(whole))
@@ -73,6 +78,8 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     assert any("play.2: no 'delivery'" in p for p in found)
     assert any("unary.2: 2 errors" in p for p in found)
     assert any(p.startswith("durability") for p in found)
+    del broken["ratings"]["memory"]  # issue 36: the ratings row is required
+    assert "ratings: no 'memory'" in check.problems(broken)
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": True, "sizing": False}}
     ) == ["peer: no level 2", "peer_flatfile: no level 2"]  # issue 31 item 1: both storages

@@ -11,6 +11,7 @@ from topologies import LocalCluster, LocalSentinel
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
+from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.store import connection, keys
 from parlour.store.matchstore import MatchStore
 from stack import running_stack
@@ -106,6 +107,14 @@ async def test_cluster_create_play_stream_resume(cluster):
                 while len(nodes) < 3 and len(played) < 60:  # match ids are random
                     played += await play_and_check(client, store, matches=6)
                     nodes = {store.redis.get_node_from_key(keys.events(m)).name for m in played}
+                # issue 36: the ratings of a game and variant are one slot; boards per player
+                # and due notes live elsewhere, and every finished match was rated
+                board = await client.stub.ListLeaderboard(gw.ListLeaderboardRequest(game=GAME))
+                assert board.top and board.players >= 2
+                record = await client.stub.GetPlayerRecord(
+                    gw.GetPlayerRecordRequest(player=board.top[0].player))
+                assert record.records[0].matches >= 1
+                assert not await store.redis.zcard(keys.ratings_due(GAME))
     finally:
         await store.close()
     assert len(nodes) == 3

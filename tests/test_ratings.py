@@ -180,6 +180,27 @@ async def test_a_seat_that_counts_toward_nobody_plays_as_a_newcomer(store):
     assert Standing.decode(raw[ada.encode()]).matches == 2
 
 
+async def test_two_seats_of_one_record_play_at_its_rating_and_count_once(store):
+    """JoinMatchResponse.player: two bots of one strategy in a match are both rated at the
+    strategy's rating (not as newcomers), and the record keeps the lowest seat's result,
+    once."""
+    game = get_game("tinycards")
+    core = RulesCore(game, store)
+    ratings = RatingStore(store.redis)
+    ada, bot = record_key(f"dup-{uuid.uuid4()}"), f"bot:dup-{uuid.uuid4().hex[:8]}"
+    strong = Standing(31.0, 4.0, 12, 9, "dup bot")
+    await store.redis.hset(keys.players("tinycards", "standard"), bot, strong.encode())
+    _, progress = await play(core, store, game.default_options(3), 3, 8, [ada, bot, bot])
+    places = ffa_places(progress.outcome)
+    want = expected([[Standing(25.0, 25 / 3, 0, 0, "")], [strong], [strong]], places)
+    got = [Standing.decode(raw) for raw in await ratings.read("tinycards", "standard", [ada, bot])]
+    assert [got[0].mu, got[0].sigma] == pytest.approx(list(want[0][0]), rel=1e-12)
+    assert [got[1].mu, got[1].sigma] == pytest.approx(list(want[1][0]), rel=1e-12)
+    assert got[1].matches == 13
+    found = await ratings.standing("tinycards", "standard", bot)
+    assert found is not None and [m.seat for m in found[2]] == [1]
+
+
 def test_every_variant_is_rated_in_itself():
     """Game.rated_variant: a match created with a variant's Options counts in that variant
     (Play as Holmes whatever the Holmes seat)."""

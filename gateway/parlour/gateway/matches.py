@@ -18,6 +18,7 @@ from parlour.gateway.edge import (
     request_id_reused,
 )
 from parlour.gateway.lobby import member as lobby_member
+from parlour.gateway.records import record_key
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
@@ -49,19 +50,6 @@ def join_proof(request, who: identity.Identity | None) -> str:
             "BAD_JOIN_SECRET",
         )
     return "s" + hashlib.sha256(secret.encode()).hexdigest()[:32]
-
-
-def record_key(request: gw.JoinMatchRequest, who: identity.Identity | None,
-               bot_runners: frozenset[str]) -> str:
-    """The record a seat's results count toward (issue 36): a bot strategy's when it joins
-    as one (with identity on, only from the host's bot runners), else the subject's (identity
-    on), else its display name's (letter case ignored); '' for no name."""
-    if request.bot and (who is None or who.subject in bot_runners):
-        return f"bot:{request.bot}"
-    if who is not None:
-        return who.key
-    name = " ".join(request.display_name.split()).casefold()
-    return "n" + hashlib.sha256(name.encode()).hexdigest()[:32] if name else ""
 
 
 def invitation_meta(request: gw.CreateMatchRequest, who: identity.Identity | None) -> dict:

@@ -4,6 +4,7 @@ table's match counts but is listed only to its owner (identity on, the caller's 
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import grpc
@@ -14,7 +15,10 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument
 from parlour.store.ratingstore import Standing
 
-PLAYER = re.compile(r"players/(me|[pn][0-9a-f]{32}|bot:[a-z0-9-]{1,32}|game:[a-z0-9-]{1,64})")
+PLAYER = re.compile(
+    r"players/(me|[pn][0-9a-f]{32}|bot:[a-z0-9-]{1,32}|game:[a-z0-9-]{1,64}|name:.{1,64})",
+    re.DOTALL,
+)
 KINDS = {"p": gw.PLAYER_KIND_PERSON, "n": gw.PLAYER_KIND_NAME, "b": gw.PLAYER_KIND_BOT,
          "g": gw.PLAYER_KIND_RULES}
 TOP = 10
@@ -24,10 +28,13 @@ NEIGHBOURS = 5
 def player_key(name: str, field: str) -> str:
     """The record key a "players/{key}" name holds ("players/me": the caller's subject)."""
     found = PLAYER.fullmatch(name)
-    if found is None:
+    key = name_key(found[1].removeprefix("name:")) if found and found[1][:5] == "name:" else ""
+    if found is None or found[1][:5] == "name:" and not key:
         raise invalid_argument(
-            field, "a player is named players/{key} (as JoinMatchResponse.player) or "
-            "players/me", "BAD_PLAYER")
+            field, "a player is named players/{key} (as JoinMatchResponse.player), "
+            "players/name:<display name> or players/me", "BAD_PLAYER")
+    if key:
+        return key
     if found[1] != "me":
         return found[1]
     who = identity.current()
@@ -38,6 +45,25 @@ def player_key(name: str, field: str) -> str:
             "players/me needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
         )
     return who.key
+
+
+def name_key(display_name: str) -> str:
+    """The record key of a display name (identity off): a digest of the name with its
+    spaces collapsed and its letter case folded; '' for a blank name."""
+    name = " ".join(display_name.split()).casefold()
+    return "n" + hashlib.sha256(name.encode()).hexdigest()[:32] if name else ""
+
+
+def record_key(request: gw.JoinMatchRequest, who: identity.Identity | None,
+               bot_runners: frozenset[str]) -> str:
+    """The record a seat's results count toward (issue 36): a bot strategy's when it joins
+    as one (with identity on, only from the host's bot runners), else the subject's (identity
+    on), else its display name's (letter case ignored); '' for no name."""
+    if request.bot and (who is None or who.subject in bot_runners):
+        return f"bot:{request.bot}"
+    if who is not None:
+        return who.key
+    return name_key(request.display_name)
 
 
 def rating(standing: Standing) -> gw.Rating:

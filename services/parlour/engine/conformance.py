@@ -66,12 +66,25 @@ def play_random(
     outcome = game.outcome(state)
     assert outcome is not None, f"seed {seed}: nobody owes a decision but the game is not over"
     assert len(outcome.scores) == seats and set(outcome.winners) <= set(range(seats))
+    check_rating_sides(game, options, seats, outcome)
     for s in range(seats):
         assert runtime.legal_actions(game, state, s) == [], "legal actions after the end"
     record.final = state
     if deep:
         check_replay(game, options, seats, record)
     return record
+
+
+def check_rating_sides(game: Game, options: Message, seats: int, outcome) -> None:
+    """Game.rating_sides (issue 36): every seat on exactly one side, a place per side from
+    1, first place taken, and every winner's side first."""
+    rated = game.rating_sides(options, outcome)
+    on_sides = [m for side in rated.sides for m in side if isinstance(m, int)]
+    assert sorted(on_sides) == list(range(seats)), f"sides {rated.sides} for {seats} seats"
+    assert len(rated.places) == len(rated.sides) >= 2 or seats == len(rated.sides) == 1
+    assert min(rated.places) == 1 and max(rated.places) <= len(rated.sides)
+    for place, side in zip(rated.places, rated.sides, strict=True):
+        assert place == 1 or not set(side) & set(outcome.winners), f"a winner placed {place}"
 
 
 def check_legal_actions(game: Game, state: Message, seat: int) -> list[Message]:

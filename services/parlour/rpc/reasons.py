@@ -53,7 +53,10 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "GAME_NOT_FOUND": ("NOT_FOUND", "This deployment serves no game of that name."),
     "VARIANT_NOT_FOUND": ("NOT_FOUND", "The game has no variant of that name (GameInfo.variants)."),
     "PLAYER_NOT_FOUND": ("NOT_FOUND", "No rated match of that player is on record."),
-    "BAD_PLAYER": ("INVALID_ARGUMENT", "A player is named players/{key} or players/me."),
+    "BAD_PLAYER": (
+        "INVALID_ARGUMENT",
+        "A player is named players/{key}, players/name:<display name> or players/me.",
+    ),
     "MATCH_EXISTS": ("ALREADY_EXISTS", "A match with that id exists already."),
     "SEAT_TAKEN": ("FAILED_PRECONDITION", "The seat asked for is taken."),
     "MATCH_FULL": ("FAILED_PRECONDITION", "Every seat of the match is taken."),

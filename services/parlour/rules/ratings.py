@@ -119,24 +119,24 @@ class Ratings:
         if isinstance(found, str):
             return found
         variant, sides, members, private = found
-        stored = [key for side in members for _, key, _ in side if key]
+        stored = list(dict.fromkeys(key for side in members for _, key, _ in side if key))
         for _ in range(ATTEMPTS):
             values = await self.store.read(self.game.name, variant, stored)
             before = dict(zip(stored, values, strict=True))
             olds = [[Standing.decode(before[key]) if before.get(key) else new_standing("")
                      for _, key, _ in side] for side in members]
             news = rate(olds, sides.places)
-            updates = [
-                Update(key, before[key],
-                       Standing(new.mu, new.sigma, new.matches, new.wins,
-                                display_name(key, name) or old.name),
-                       Recorded(match, finished_ms, seat, sides.places[i], len(sides.sides),
-                                new.display - old.display, private))
-                for i, side in enumerate(members)
-                for (seat, key, name), old, new in zip(side, olds[i], news[i], strict=True)
-                if key
-            ]
-            done = await self.store.apply(self.game.name, variant, match, updates)
+            updates: dict[str, Update] = {}
+            for i, side in enumerate(members):
+                for (seat, key, name), old, new in zip(side, olds[i], news[i], strict=True):
+                    if key and key not in updates:
+                        updates[key] = Update(
+                            key, before[key],
+                            Standing(new.mu, new.sigma, new.matches, new.wins,
+                                     display_name(key, name) or old.name),
+                            Recorded(match, finished_ms, seat, sides.places[i],
+                                     len(sides.sides), new.display - old.display, private))
+            done = await self.store.apply(self.game.name, variant, match, [*updates.values()])
             if done >= 0:
                 return "applied" if done else "already"
         raise RuntimeError(f"ratings of match {match} kept changing")
@@ -144,34 +144,35 @@ class Ratings:
     async def _finished(self, match: str):
         """(variant, Sides, members of each side as (seat, record key, name), private) of a
         finished rated match, else why not ('gone', 'unfinished', 'unrated')."""
-        redis = self.store.redis
-        packed, progress_bytes = await redis.hmget(keys.state(match), ["o", "p"])
-        seats = await redis.hget(keys.meta(match), "seats")
-        if progress_bytes is None or seats is None:
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.hmget(keys.state(match), ["o", "p"])
+        pipe.hgetall(keys.meta(match))
+        (packed, progress_bytes), raw_meta = await pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw_meta.items() if not k.startswith(b"t:")}
+        if progress_bytes is None or "seats" not in meta:
             return "gone"
         progress = pb.MatchProgress.FromString(progress_bytes)
         if not progress.HasField("outcome"):
             return "unfinished"
-        count = int(seats)
-        fields = ["unrated", "invite", *(f"rk:{s}" for s in range(count)),
-                  *(f"name:{s}" for s in range(count))]
-        meta = [v.decode() if v is not None else "" for v in
-                await redis.hmget(keys.meta(match), fields)]
-        holders, names = meta[2:2 + count], meta[2 + count:]
+        count = int(meta["seats"])
+        holders = [meta.get(f"rk:{s}", "") for s in range(count)]
+        names = [meta.get(f"name:{s}", "") for s in range(count)]
         options = self.game.options_type()
         if not packed or not any_pb2.Any.FromString(packed).Unpack(options):
             options = self.game.default_options(count)
         variant = self.game.rated_variant(options)
-        if meta[0] == "1" or variant is None or not any(holders):
+        if meta.get("unrated") == "1" or variant is None or not any(holders):
             return "unrated"
         result = Outcome(tuple(progress.outcome.scores), tuple(progress.outcome.winners))
         sides = self.game.rating_sides(options, result)
+        if len(sides.sides) < 2:
+            return "unrated"
         members = [
             [(m, holders[m], names[m]) if isinstance(m, int) else (-1, rules_player(m), m)
              for m in side]
             for side in sides.sides
         ]
-        return variant, sides, members, meta[1] == "1"
+        return variant, sides, members, meta.get("invite") == "1"
 
 
 def _now_ms() -> int:

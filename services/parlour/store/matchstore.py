@@ -283,7 +283,7 @@ class MatchStore:
     ) -> list:
         """Take a seat (-1: lowest free), or re-open the one `proof` took; returns [seat],
         [seat, 1, revoked token hash] or a negative code (see seat.lua). `record`: the
-        record the seat counts toward (rk:<seat>), unless another seat already does."""
+        record the seat counts toward (rk:<seat>)."""
         args = ["take", seat, token_hash, name, request_id, fingerprint, proof, keys.REVOKED,
                 record]
         reply = await self._seat(keys=[keys.meta(match)], args=args)

@@ -109,10 +109,6 @@ class RatingStore:
 
     async def apply(self, game: str, variant: str, match: str, updates: list[Update]) -> int:
         """1 applied, 0 the match was already in, -1 a rating moved since read (retry)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for update in updates:
-            pipe.sadd(keys.played(update.player), f"{game}/{variant}")
-        await pipe.execute()
         args: list = [RATED_MARKER_SECONDS, RECENT]
         for u in updates:
             args += [u.player, u.before, u.after.encode(), repr(u.after.display),
@@ -123,6 +119,12 @@ class RatingStore:
             keys.board(game, variant),
             *(keys.recent(game, variant, u.player) for u in updates),
         ]
+        newcomers = [u.player for u in updates if not u.before]
+        if newcomers:  # before the script, so a rated player's board is always in the set
+            pipe = self.redis.pipeline(transaction=False)
+            for player in newcomers:
+                pipe.sadd(keys.played(player), f"{game}/{variant}")
+            await pipe.execute()
         return int(await self._apply(keys=script_keys, args=args))
 
     async def is_rated(self, game: str, variant: str, match: str) -> bool:

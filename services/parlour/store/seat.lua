@@ -2,8 +2,7 @@
 -- take:  ARGV: 'take', seat (-1 = lowest free), token hash, display name, request id,
 --        request fingerprint (the wanted seat and the name), proof ('' or the hash of
 --        the caller's join secret 's…' or subject 'p…'), revocation channel, record key
---        ('' = none: rk:<seat>, the record the seat's results count toward; kept '' when
---        another seat of the match already counts toward it)
+--        ('' = none: rk:<seat>, the record the seat's results count toward)
 --        -> {seat} taken | {seat, 1, old token hash} re-opened | {-1} no such seat
 --           | {-2} seat taken | {-3} match full | {-4} no match
 --           | {-5} request id reused with another payload
@@ -71,13 +70,7 @@ elseif redis.call('HEXISTS', KEYS[1], 'token:' .. seat) == 1 then
   return {-2}
 end
 redis.call('HSET', KEYS[1], 'token:' .. seat, ARGV[3], 't:' .. ARGV[3], seat, 'name:' .. seat, ARGV[4])
-local record = ARGV[9] or ''
-for s = 0, seats - 1 do
-  if s ~= seat and record ~= '' and redis.call('HGET', KEYS[1], 'rk:' .. s) == record then
-    record = ''
-  end
-end
-redis.call('HSET', KEYS[1], 'rk:' .. seat, record)
+redis.call('HSET', KEYS[1], 'rk:' .. seat, ARGV[9] or '')
 if rid ~= '' then
   redis.call('HSET', KEYS[1], 'join:' .. rid, seat .. '|' .. ARGV[6], 'joinrid:' .. seat, rid)
 end
