@@ -8,6 +8,7 @@ checked as "at least"."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import uuid
 
@@ -43,9 +44,10 @@ async def parlour(*args: str) -> tuple[int, str, str]:
 
 
 async def test_the_sdk_joins_as_a_name_or_a_bot_and_reads_records_and_leaderboards(redis_url):
-    """Issue 36 item 4.1: a seat keeps the record its join answer names (a name's digest as
-    the gateway keys it; a bot's strategy); after the match the record lists it and the
-    leaderboard ranks both; a match created with rated=False changes no record."""
+    """Issue 36 item 4.1: a seat keeps the record its join answer names (a name's key; a
+    bot's strategy); after the match the record lists it, also read by the name (letter
+    case and spaces aside), and the leaderboard ranks both; a match created with
+    rated=False changes no record."""
     ada = fresh("Ada")
     async with running_stack(redis_url, games=(GAME,)) as (address, _):
         async with GatewayClient(address) as client:
@@ -53,7 +55,7 @@ async def test_the_sdk_joins_as_a_name_or_a_bot_and_reads_records_and_leaderboar
             assert match.rated
             mine = await client.join(match.name, ada)
             bot = await client.join(match.name, "anybody", bot="greedy")
-            assert mine.player == name_player(ada)
+            assert re.fullmatch(r"players/n[0-9a-f]{32}", mine.player)
             assert bot.player == "players/bot:greedy"
             await play_out(client, match.name, [mine, bot])
             record, played = await finished_record(client, mine.player, GAME, match.name)
@@ -63,6 +65,8 @@ async def test_the_sdk_joins_as_a_name_or_a_bot_and_reads_records_and_leaderboar
             board = await client.leaderboard(GAME, around=mine.player, neighbours=1)
             assert board.variant == "standard" and board.players >= 2
             assert [e.player for e in board.around].count(mine.player) == 1
+            by_name = await client.player_record(name_player(f"  {ada.upper()} "), GAME)
+            assert by_name.player == mine.player and by_name.display_name == ada
             whole = await client.player_record(bot.player)
             assert whole.kind == gw.PLAYER_KIND_BOT and whole.records[0].matches >= 1
 

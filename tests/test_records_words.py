@@ -3,6 +3,7 @@ numbers the record and leaderboard carry; no raw record keys)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from parlour.client.records import (
@@ -20,10 +21,15 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 KEY = re.compile(r"players/|\bn[0-9a-f]{6,}|\bp[0-9a-f]{6,}")
 
 
+def key(name: str) -> str:
+    """A record key as a join answer names it (its form only: the gateway makes them)."""
+    return f"players/n{hashlib.sha256(name.encode()).hexdigest()[:32]}"
+
+
 def entry(rank: int, name: str, display: float, kind=gw.PLAYER_KIND_NAME,
-          key: str = "") -> gw.LeaderboardEntry:
+          player: str = "") -> gw.LeaderboardEntry:
     return gw.LeaderboardEntry(
-        rank=rank, player=key or name_player(name), display_name=name, kind=kind,
+        rank=rank, player=player or key(name), display_name=name, kind=kind,
         rating=gw.Rating(mu=display + 10, sigma=3.3, display=display), matches=rank + 3, wins=1,
     )
 
@@ -56,11 +62,12 @@ def test_the_leaderboard_shows_the_top_then_the_viewer_marked():
     them, the viewer's own row marked, bots and the game's Automa by name, no raw keys."""
     board = gw.ListLeaderboardResponse(
         players=40, variant="standard",
-        top=[entry(1, "Ada", 31.2), entry(2, "", 28.0, gw.PLAYER_KIND_BOT, "players/bot:greedy"),
+        top=[entry(1, "Ada", 31.2), entry(2, "", 28.0, gw.PLAYER_KIND_BOT,
+                   "players/bot:greedy"),
              entry(3, "Automa", 20.0, gw.PLAYER_KIND_RULES, "players/game:automa")],
         around=[entry(11, "Ben", 9.0), entry(12, "Cleo", 8.5), entry(13, "Dan", 8.1)],
     )
-    lines = leaderboard_lines(board, "House of Horrors", name_player("Cleo"))
+    lines = leaderboard_lines(board, "House of Horrors", key("Cleo"))
     assert lines[0] == "Leaderboard of House of Horrors (40 players):"
     assert "greedy (bot)" in lines[2] and "Automa (the game)" in lines[3]
     assert lines[4] == "  …"
@@ -79,7 +86,7 @@ def test_a_record_lists_each_game_and_how_to_replay_each_match():
               gw.RecordedMatch(match="matches/cd34", finished_unix_ms=1_796_420_000_000,
                                seat=1, place=2, sides=2, change=-0.8, private=True)]
     response = gw.GetPlayerRecordResponse(
-        player=name_player("Ada"), display_name="Ada", kind=gw.PLAYER_KIND_NAME,
+        player=key("Ada"), display_name="Ada", kind=gw.PLAYER_KIND_NAME,
         records=[gw.GameRecord(game="murdercastle", variant="second-story", matches=2, wins=1,
                                rank=4, rating=gw.Rating(display=3.25), recent=recent)])
     lines = record_lines(response, {"murdercastle": get_game("murdercastle")}, "127.0.0.1:5")
@@ -98,5 +105,5 @@ def test_names_of_records_never_show_their_keys():
     assert player_name(gw.PLAYER_KIND_PERSON, "players/p0a1b2c3d4e5", "Ada") == "Ada"
     assert player_name(gw.PLAYER_KIND_BOT, "players/bot:greedy", "greedy-bot-1") == "greedy (bot)"
     assert player_name(gw.PLAYER_KIND_RULES, "players/game:automa", "") == "Automa (the game)"
-    assert player_name(gw.PLAYER_KIND_NAME, name_player("x"), "") == "a player without a name"
-    assert name_player("  Ada   Lovelace ") == name_player("ada lovelace")
+    assert player_name(gw.PLAYER_KIND_NAME, key("x"), "") == "a player without a name"
+    assert name_player("Ada Lovelace") == "players/name:Ada Lovelace"

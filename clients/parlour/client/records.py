@@ -10,7 +10,6 @@ ends, normally before the last action is acknowledged, after a crash within seco
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from datetime import UTC, datetime
 
 from parlour.client.client import GatewayClient
@@ -27,10 +26,10 @@ TOP_AT_END = 5
 
 
 def name_player(name: str) -> str:
-    """The record a display name plays for on a gateway without identity, as the gateway
-    keys it: "players/n" and a digest of the name (spaces collapsed, letter case ignored)."""
-    folded = " ".join(name.split()).casefold()
-    return f"players/n{hashlib.sha256(folded.encode()).hexdigest()[:32]}"
+    """The record a display name plays for on a gateway without identity, as the record
+    calls take it ("players/name:Ada"; the gateway keys it, letter case and extra spaces
+    ignored)."""
+    return f"players/name:{name}"
 
 
 def rating_text(value: float) -> str:
