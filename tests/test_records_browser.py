@@ -6,6 +6,7 @@ only visible text and finds things by their visible labels; no record key is eve
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 import uuid
@@ -16,6 +17,7 @@ from test_table_browser import CHROMIUM, PICTURES, WAIT_S, Browser, turn
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
+from parlour.client.seatbot import play_seat
 from parlour.engine.registry import get_game
 from stack import running_stack
 
@@ -29,7 +31,8 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
     """Issue 36 item 4.3: after a rated match against a bot, "Your rating in Tiny Cards
     (test game): x (+c) — 1 rated match, …" with the leaderboard around the person; in the
     lobby, "Your record" lists the match (its link opens the finished match) and each game
-    has a leaderboard, Clash of Minds with a picker for its two ways to play."""
+    has a leaderboard, Clash of Minds with a picker for its two ways to play; after an
+    unrated match nothing about ratings shows."""
     name = f"Ada {uuid.uuid4().hex[:6]}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     async with running_stack(redis_url, games=("tinycards", "clashofminds"),
@@ -54,6 +57,7 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             assert re.match(r"Your rating in Tiny Cards \(test game\): -?\d+\.\d "
                             r"\([+\u2212]\d+\.\d\) — 1 rated match, [01] wins?, #\d+ of \d+", shown)
             assert f"{name} (you)" in shown and "greedy (bot)" in shown
+            assert not KEY.search(shown)
             match = page.url.split("=", 1)[1]
             await page.screenshot(path=str(SHOTS / "records-end.png"), full_page=True)
 
@@ -79,3 +83,21 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             await link.click()
             await page.get_by_text("Game over.").wait_for()
             assert page.url.endswith(f"#watch={match}")
+            assert await page.get_by_role("region", name="Your rating").count() == 0
+
+            # an unrated match: the same person, a bot through the SDK, nothing about ratings
+            async with GatewayClient(address) as client:
+                friendly = await client.create_match("tinycards", 2, rated=False, spectators=True)
+                other = await client.join(friendly.name, "Ben", 1, bot="random")
+                bot = asyncio.create_task(play_seat(other, get_game("tinycards"), "random", 1))
+                await page.get_by_role("button", name="Leave the table").click()
+                await page.get_by_label("Match").fill(friendly.name)
+                await page.get_by_role("button", name="Join").click()
+                await page.get_by_text(friendly.name).wait_for()
+                while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
+                    choices = page.get_by_role("region", name="Your choices")
+                    await choices.get_by_role("button", name=labels[0], exact=True).first.click()
+                await bot
+            await asyncio.sleep(1)  # a rating box would have shown by now (it is not awaited)
+            assert await page.get_by_role("region", name="Your rating").count() == 0
+            assert "rating" not in (await page.locator("body").inner_text()).lower()

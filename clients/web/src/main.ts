@@ -236,6 +236,7 @@ async function sit(seated: Seated): Promise<void> {
   seatNames = [];
   ratingShown = false;
   $("rating").hidden = true;
+  $("status").textContent = ""; // not the last table's end until this one is read
   $("offer").hidden = true;
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
