@@ -17,7 +17,6 @@ from test_table_browser import CHROMIUM, PICTURES, WAIT_S, Browser, turn
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
-from parlour.client.seatbot import play_seat
 from parlour.engine.registry import get_game
 from stack import running_stack
 
@@ -54,7 +53,7 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             rating = page.get_by_role("region", name="Your rating")
             await rating.get_by_text("Your rating in ").wait_for(timeout=WAIT_S * 1000)
             shown = await rating.inner_text()
-            assert re.match(r"Your rating in Tiny Cards \(test game\): -?\d+\.\d "
+            assert re.match(r"Your rating in Tiny Cards \(test game\): \u2212?\d+\.\d "
                             r"\([+\u2212]\d+\.\d\) — 1 rated match, [01] wins?, #\d+ of \d+", shown)
             assert f"{name} (you)" in shown and "greedy (bot)" in shown
             assert not KEY.search(shown)
@@ -67,7 +66,7 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             await link.wait_for()
             text = await record.inner_text()
             assert f"Playing as {name}." in text
-            assert re.search(r"Tiny Cards \(test game\): -?\d+\.\d — 1 rated match", text)
+            assert re.search(r"Tiny Cards \(test game\): \u2212?\d+\.\d — 1 rated match", text)
             boards = page.get_by_role("region", name="Leaderboards")
             await boards.get_by_text(f"{name} (you)").wait_for()
             mine = boards.locator("tr", has_text=f"{name} (you)")
@@ -85,19 +84,19 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             assert page.url.endswith(f"#watch={match}")
             assert await page.get_by_role("region", name="Your rating").count() == 0
 
-            # an unrated match: the same person, a bot through the SDK, nothing about ratings
+            # an unrated match (the "Rated" box unticked): nothing about ratings shows
+            await page.get_by_role("button", name="Leave the table").click()
+            await page.get_by_role("heading", name="New match").wait_for()
+            await game.select_option(label="Tiny Cards (test game)")
+            await page.get_by_label("Your name").fill(name)
+            await page.get_by_label("Rated").uncheck()
+            await page.get_by_role("button", name="Create and sit down").click()
+            while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
+                choices = page.get_by_role("region", name="Your choices")
+                await choices.get_by_role("button", name=labels[0], exact=True).first.click()
+            friendly = page.url.split("=", 1)[1]
             async with GatewayClient(address) as client:
-                friendly = await client.create_match("tinycards", 2, rated=False, spectators=True)
-                other = await client.join(friendly.name, "Ben", 1, bot="random")
-                bot = asyncio.create_task(play_seat(other, get_game("tinycards"), "random", 1))
-                await page.get_by_role("button", name="Leave the table").click()
-                await page.get_by_label("Match").fill(friendly.name)
-                await page.get_by_role("button", name="Join").click()
-                await page.get_by_text(friendly.name).wait_for()
-                while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
-                    choices = page.get_by_role("region", name="Your choices")
-                    await choices.get_by_role("button", name=labels[0], exact=True).first.click()
-                await bot
+                assert not (await client.match(friendly)).rated
             await asyncio.sleep(1)  # a rating box would have shown by now (it is not awaited)
             assert await page.get_by_role("region", name="Your rating").count() == 0
             assert "rating" not in (await page.locator("body").inner_text()).lower()

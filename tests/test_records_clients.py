@@ -126,8 +126,10 @@ async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(r
             assert len(marked) == 1 and ada in marked[0]
             assert app.record_lines and app.record_lines[0] in text
 
-            friendly = await client.create_match(GAME, 2, rated=False, spectators=True)
-            table = await Table.join(client, friendly.name, ada, 0)
+            # what `parlour play --unrated` creates
+            table = await Table.create(client, GAME, 2, ada, rated=False)
+            friendly = await client.match(table.match)
+            assert not friendly.rated
             bots = asyncio.create_task(run_bots(address, friendly.name, 1, "greedy", seed=4))
             app = PlayApp(table)
             async with app.run_test(size=(140, 45)) as pilot:

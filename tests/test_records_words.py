@@ -11,6 +11,7 @@ from parlour.client.records import (
     leaderboard_lines,
     name_player,
     player_name,
+    rating_text,
     record_lines,
     standing_line,
     where,
@@ -41,6 +42,8 @@ def test_a_rating_shows_one_decimal_and_a_change_its_sign():
     assert change_text(-0.76) == "\u22120.8"
     assert change_text(-0.01) == "+0.0"
     assert change_text(0) == "+0.0"
+    assert rating_text(-1.84) == "\u22121.8" and rating_text(-0.04) == "0.0"
+    assert rating_text(27.34) == "27.3"
 
 
 def test_the_standing_line_after_a_match():

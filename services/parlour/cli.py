@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import os
 import signal
 import socket
@@ -374,11 +375,20 @@ def cmd_play(args: argparse.Namespace) -> None:
         address = address or running.address
         try:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
-                             args.strategy, args.join, args.seat, args.watch, options))
+                             args.strategy, args.join, args.seat, args.watch, options,
+                             rated=not args.unrated))
         except grpc.RpcError as error:
             from parlour.client.refusals import error_text
 
             raise UsageError(error_text(error)) from None
+
+
+def login_name() -> str:
+    """The default name at the table: the login name, else "player"."""
+    try:
+        return getpass.getuser() or "player"
+    except (KeyError, OSError):
+        return "player"
 
 
 def match_options(game, text: str | None):
@@ -585,7 +595,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--join", metavar="MATCH", help="take a free seat of an existing match")
     p.add_argument("--seat", type=int, help="with --join: the seat wanted")
     p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
-    p.add_argument("--name", default="you", help="your name at the table")
+    p.add_argument("--name", default=login_name(), help="your name at the table, and the "
+                   "record your results count toward on a gateway without identity "
+                   "(default: your login name)")
+    p.add_argument("--unrated", action="store_true", help="a friendly match: nobody's "
+                   "rating changes")
     p.add_argument("--options", metavar="JSON", help="the game's match options as JSON, e.g. "
                    "murdercastle '{\"playAsHolmes\": {\"seat\": 0}}' (you are seat 0: Holmes)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="the bots' strategy")

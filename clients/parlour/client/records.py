@@ -33,8 +33,9 @@ def name_player(name: str) -> str:
 
 
 def rating_text(value: float) -> str:
-    """A rating as shown: one decimal ('27.3')."""
-    return f"{value:.1f}"
+    """A rating as shown: one decimal ('27.3', '−1.8' with a true minus sign)."""
+    shown = round(value, 1) or 0.0  # no "−0.0"
+    return f"{MINUS}{-shown:.1f}" if shown < 0 else f"{shown:.1f}"
 
 
 def change_text(change: float) -> str:

@@ -98,10 +98,13 @@ class Table:
 
     @classmethod
     async def create(
-        cls, client: GatewayClient, game: str, seats: int, name: str, options: Message | None = None
+        cls, client: GatewayClient, game: str, seats: int, name: str,
+        options: Message | None = None, rated: bool = True,
     ) -> Table:
-        """A new match with the person in seat 0, open to spectators (`parlour play --watch`)."""
-        match = await client.create_match(game, seats, options=options, spectators=True)
+        """A new match with the person in seat 0, open to spectators (`parlour play --watch`);
+        `rated=False`: a friendly match (no record changes)."""
+        match = await client.create_match(game, seats, options=options, spectators=True,
+                                          rated=rated)
         table = await cls.join(client, match.name, name, 0)
         chosen = variant_for(table.game, options)
         if options is None or chosen.options == options:

@@ -230,7 +230,8 @@ class PlayApp(App):
 
 async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                strategy: str, join: str | None = None, seat: int | None = None,
-               watch: str | None = None, options: Message | None = None) -> None:
+               watch: str | None = None, options: Message | None = None,
+               rated: bool = True) -> None:
     """Create (or join, or watch) a match, start the bots' process, and run the app."""
     from parlour.client.client import GatewayClient
     from parlour.client.seating import check_game_seating
@@ -247,7 +248,7 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
         elif join:
             table = await Table.join(client, join, name, seat)
         else:
-            table = await Table.create(client, game, seats, name, options)
+            table = await Table.create(client, game, seats, name, options, rated)
         helpers = start_bots(address, table.match, bots, strategy) if bots else None
         app = PlayApp(table)
         try:

@@ -161,6 +161,7 @@ async function create(): Promise<void> {
   const options = chosenOptions(chosen, info?.optionsType ?? "");
   const created = await gateway.createMatch({
     game, seats, options, allowSpectators: true, requestId: crypto.randomUUID(),
+    rated: $<HTMLInputElement>("rated").checked,
   });
   const match = created.match!.name;
   const joinSecret = newSecret();

@@ -2,9 +2,10 @@
 // row and a recorded match, worded as the terminal's (clients/parlour/client/records.py).
 import { PlayerKind, type GameInfo, type GameRecord, type RecordedMatch } from "./gen/parlour/gateway/v1/gateway_pb";
 
-/** A rating as shown: one decimal ("27.3"). */
+/** A rating as shown: one decimal ("27.3", "−1.8" with a true minus sign). */
 export function ratingText(value: number): string {
-  return value.toFixed(1);
+  const shown = Math.round(value * 10) / 10;
+  return shown < 0 ? `\u2212${(-shown).toFixed(1)}` : shown.toFixed(1);
 }
 
 /** A change of rating: "+1.2", "−0.8" (a true minus sign), "+0.0". */
