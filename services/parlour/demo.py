@@ -169,4 +169,6 @@ Now play yourself, against bots or friends:
   in this terminal:  .venv/bin/parlour play {game} --bots 2
   in a browser:      .venv/bin/parlour up    then open the web address it prints
                      (http://127.0.0.1:8080/ unless --web-port says otherwise)
-  join a match:      .venv/bin/parlour play --join MATCH --gateway 127.0.0.1:50051"""
+  join a match:      .venv/bin/parlour play --join MATCH --gateway 127.0.0.1:50051
+  ratings:           each rated match you finish moves your rating (shown at its end);
+                     .venv/bin/parlour leaderboard {game} --gateway 127.0.0.1:50051"""
