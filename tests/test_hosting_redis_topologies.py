@@ -110,7 +110,7 @@ async def test_cluster_create_play_stream_resume(cluster):
                 # issue 36: the ratings of a game and variant are one slot; boards per player
                 # and due notes live elsewhere, and every finished match was rated
                 board = await client.stub.ListLeaderboard(gw.ListLeaderboardRequest(game=GAME))
-                assert board.top and board.players >= 2
+                assert board.top and board.players >= 1
                 record = await client.stub.GetPlayerRecord(
                     gw.GetPlayerRecordRequest(player=board.top[0].player))
                 assert record.records[0].matches >= 1

@@ -170,7 +170,9 @@ class RulesCore:
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
-        self.ratings = Ratings(game, RatingStore(store.redis))
+        self.ratings = Ratings(
+            game, RatingStore(store.redis, store.retention.finished_seconds)
+        )
 
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""

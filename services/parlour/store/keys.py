@@ -103,8 +103,9 @@ def recent(game: str, variant: str, player: str) -> str:
 
 
 def rated(game: str, variant: str, match: str) -> str:
-    """String: present once the match's result is in the ratings (expires after a week,
-    long after any replica could still be rating it)."""
+    """String: present once the match's result is in the ratings; it expires with the match
+    (PARLOUR_FINISHED_RETENTION_SECONDS; a week when matches are kept for ever): a match no
+    longer stored is never rated again."""
     return f"parlour:{{rate:{game}:{variant}}}:rated:{match}"
 
 

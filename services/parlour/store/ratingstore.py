@@ -13,7 +13,8 @@ from parlour.store import keys
 
 #: A player's newest rated matches kept per game and variant.
 RECENT = 20
-#: How long a match's `rated` marker is kept (s).
+#: How long a match's `rated` marker is kept (s) when finished matches are kept for ever;
+#: otherwise as long as the match (a match gone is never rated again, so it needs none).
 RATED_MARKER_SECONDS = 7 * 24 * 3600
 
 
@@ -80,8 +81,10 @@ class Update:
 class RatingStore:
     """The ratings on one Redis client (standalone, Sentinel or Cluster)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, finished_retention: int = 0) -> None:
         self.redis = client
+        #: Seconds a `rated` marker lives: the finished retention, or RATED_MARKER_SECONDS.
+        self.marker_seconds = finished_retention or RATED_MARKER_SECONDS
         source = resources.files("parlour.store").joinpath("ratings.lua").read_text()
         self._apply = client.register_script(source)
 
@@ -109,7 +112,7 @@ class RatingStore:
 
     async def apply(self, game: str, variant: str, match: str, updates: list[Update]) -> int:
         """1 applied, 0 the match was already in, -1 a rating moved since read (retry)."""
-        args: list = [RATED_MARKER_SECONDS, RECENT]
+        args: list = [self.marker_seconds, RECENT]
         for u in updates:
             args += [u.player, u.before, u.after.encode(), repr(u.after.display),
                      u.recorded.encode()]
