@@ -79,9 +79,6 @@ async def test_finished_matches_expire_and_memory_returns_to_baseline(own_redis,
                 await wait_until(lambda: _empty(redis), "the warm-up matches to expire")
                 await wait_until(lambda: _freed(redis), "Redis to free the expired keys")
                 baseline = await used_memory(redis)
-                import sys
-                info0 = await redis.info("memory")
-                print("BASE", {k: info0[k] for k in info0 if k in ("used_memory", "used_memory_overhead", "used_memory_dataset", "used_memory_vm_eval", "used_memory_scripts")}, file=sys.stderr)
                 reports = await asyncio.gather(
                     *(play_random_match(client, GAME, 2, seed=100 + s) for s in SEEDS)
                 )
@@ -102,11 +99,6 @@ async def test_finished_matches_expire_and_memory_returns_to_baseline(own_redis,
                 except AssertionError:
                     pass
                 after = min(readings)
-                import sys
-                for key in sorted([k async for k in redis.scan_iter("*")]):
-                    print(key, await redis.memory_usage(key, samples=0), file=sys.stderr)
-                info = await redis.info("memory")
-                print("AFTER", {k: info[k] for k in info if k in ("used_memory", "used_memory_overhead", "used_memory_dataset", "used_memory_vm_eval", "used_memory_scripts")}, file=sys.stderr)
     finally:
         await redis.aclose()
     assert stored > 0 and held > baseline + TOLERANCE  # finished matches were really held
