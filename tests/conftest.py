@@ -6,6 +6,7 @@ import os
 import uuid
 
 import pytest
+from identity_helpers import Provider
 
 from parlour.store.matchstore import MatchStore
 from parlour.store.server import EmbeddedRedis
@@ -34,3 +35,11 @@ async def store(redis_url):
 def match_id():
     """A fresh match id."""
     return uuid.uuid4().hex
+
+
+@pytest.fixture
+def provider():
+    """A test identity provider (identity_helpers.Provider), closed after the test."""
+    idp = Provider()
+    yield idp
+    idp.close()

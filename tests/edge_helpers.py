@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import grpc
+import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -17,6 +18,13 @@ def error_info(error: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo:
             detail.Unpack(info)
             return info
     raise AssertionError("no ErrorInfo in the status details")
+
+
+async def refusal(call) -> tuple[grpc.StatusCode, str]:
+    """The status code and ErrorInfo reason a call is refused with (it must be refused)."""
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await call
+    return refused.value.code(), error_info(refused.value).reason
 
 
 def field_violations(error: grpc.aio.AioRpcError) -> dict[str, str]:

@@ -16,7 +16,7 @@ import grpc
 import jwt
 import pytest
 from edge_helpers import error_info
-from identity_helpers import AUDIENCE, ISSUER, KID, Provider, metadata, new_key
+from identity_helpers import AUDIENCE, ISSUER, KID, metadata, new_key
 from jwt.algorithms import RSAAlgorithm
 
 from parlour.gateway.config import GatewaySettings
@@ -30,13 +30,6 @@ from stack import running_stack
 
 def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-@pytest.fixture
-def provider():
-    idp = Provider()
-    yield idp
-    idp.close()
 
 
 async def reason_of(verifier: Verifier, token: str) -> str:

@@ -9,7 +9,7 @@ import grpc
 import pytest
 from edge_helpers import error_info
 from grpc_status import rpc_status
-from identity_helpers import Provider, identity_stack, metadata, snapshot
+from identity_helpers import identity_stack, metadata, snapshot
 
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -93,13 +93,6 @@ def assert_bare(error: grpc.aio.AioRpcError, secrets: list[str]) -> None:
     text = error.details() + repr(error_info(error)) + repr(error.trailing_metadata())
     for secret in secrets:
         assert secret not in text
-
-
-@pytest.fixture
-def provider():
-    idp = Provider()
-    yield idp
-    idp.close()
 
 
 async def test_every_rpc_refuses_bad_identity_and_other_peoples_seats(redis_url, provider):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from edge_helpers import error_info
-from identity_helpers import Provider, identity_stack, metadata
+from identity_helpers import identity_stack, metadata
 
 from parlour.gateway.config import parse_proxies
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -15,13 +15,6 @@ from stack import running_stack
 
 #: A channel of its own (its own TCP connection), as each caller behind a proxy has.
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
-
-
-@pytest.fixture
-def provider():
-    idp = Provider()
-    yield idp
-    idp.close()
 
 
 async def create(stub, md, request_id: str = "") -> gw.CreateMatchResponse:

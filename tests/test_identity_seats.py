@@ -9,27 +9,14 @@ import asyncio
 
 import grpc
 import pytest
-from edge_helpers import error_info
-from identity_helpers import Provider, identity_stack, metadata
+from edge_helpers import error_info, refusal
+from identity_helpers import identity_stack, metadata
 
 from parlour.client import GatewayClient
 from parlour.client.client import Seat
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from stack import running_stack
-
-
-@pytest.fixture
-def provider():
-    idp = Provider()
-    yield idp
-    idp.close()
-
-
-async def refusal(call) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.aio.AioRpcError) as refused:
-        await call
-    return refused.value.code(), error_info(refused.value).reason
 
 
 async def test_a_seat_survives_a_device_change(redis_url, provider):

@@ -9,27 +9,14 @@ import uuid
 
 import grpc
 import pytest
-from edge_helpers import error_info
-from identity_helpers import Provider, identity_stack, metadata
+from edge_helpers import refusal
+from identity_helpers import identity_stack, metadata
 
 from parlour.engine.rng import Rng
 from parlour.gateway.identity import subject_key
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 from stack import running_stack
-
-
-@pytest.fixture
-def provider():
-    idp = Provider()
-    yield idp
-    idp.close()
-
-
-async def refusal(call) -> tuple[grpc.StatusCode, str]:
-    with pytest.raises(grpc.aio.AioRpcError) as refused:
-        await call
-    return refused.value.code(), error_info(refused.value).reason
 
 
 async def play_out(stub, match: str, seats: list[tuple], seed: int) -> gw.MatchProgress:

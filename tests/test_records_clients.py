@@ -82,8 +82,8 @@ async def test_the_sdk_joins_as_a_name_or_a_bot_and_reads_records_and_leaderboar
 
 async def test_bots_join_as_their_strategy(redis_url):
     """Issue 36 item 4.1: `parlour bots` (run_bots, which the terminal's --bots and the web
-    page's bots start) seats bots whose results count toward their strategy's record, the
-    second bot of the same strategy toward nobody."""
+    page's bots start) seats bots whose results count toward their strategy's record (two
+    of one strategy in a match: the record counts the match once)."""
     async with running_stack(redis_url, games=(GAME,)) as (address, _):
         async with GatewayClient(address) as client:
             match = await client.create_match(GAME, 2, seed=13)
@@ -101,6 +101,23 @@ async def until_record(app: PlayApp) -> str:
     return str(app.query_one("#record").render())
 
 
+async def play_in_terminal(client, address: str, table: Table) -> tuple[PlayApp, str]:
+    """Play the table's seat 0 in the terminal app (the first button each turn) against a
+    greedy bot to the end; the app and its record box's text."""
+    bots = asyncio.create_task(run_bots(address, table.match, 1, "greedy", seed=4))
+    app = PlayApp(table)
+    async with app.run_test(size=(140, 45)) as pilot:
+        while not (await client.match(table.match)).progress.HasField("outcome"):
+            await app.ready.wait()
+            if app.snapshot.labels:
+                await pilot.press("1", "enter")
+            await pilot.pause(0.05)
+        text = await until_record(app)
+        shown = app.query_one("#record").display
+    await bots
+    return app, text if shown else ""
+
+
 async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(redis_url):
     """Issue 36 item 4.2: below the result, "Your rating in <Game>: 27.3 (+3.1) — 1 rated
     match, …, #r of n" and the leaderboard with the person's row marked; nothing about
@@ -108,17 +125,8 @@ async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(r
     ada = fresh("Ada")
     async with running_stack(redis_url, games=(GAME,), heartbeat_seconds=0.2) as (address, _):
         async with GatewayClient(address) as client:
-            table = await Table.create(client, GAME, 2, ada)
-            bots = asyncio.create_task(run_bots(address, table.match, 1, "greedy", seed=4))
-            app = PlayApp(table)
-            async with app.run_test(size=(140, 45)) as pilot:
-                while not (await client.match(table.match)).progress.HasField("outcome"):
-                    await app.ready.wait()
-                    if app.snapshot.labels:
-                        await pilot.press("1", "enter")
-                    await pilot.pause(0.05)
-                text = await until_record(app)
-            await bots
+            app, text = await play_in_terminal(client, address,
+                                               await Table.create(client, GAME, 2, ada))
             assert text.startswith("Your rating in Tiny Cards (test game): ")
             assert " — 1 rated match, " in text and "#" in text
             assert "greedy (bot)" in text
@@ -128,20 +136,9 @@ async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(r
 
             # what `parlour play --unrated` creates
             table = await Table.create(client, GAME, 2, ada, rated=False)
-            friendly = await client.match(table.match)
-            assert not friendly.rated
-            bots = asyncio.create_task(run_bots(address, friendly.name, 1, "greedy", seed=4))
-            app = PlayApp(table)
-            async with app.run_test(size=(140, 45)) as pilot:
-                while not (await client.match(friendly.name)).progress.HasField("outcome"):
-                    await app.ready.wait()
-                    if app.snapshot.labels:
-                        await pilot.press("1", "enter")
-                    await pilot.pause(0.05)
-                await until_record(app)
-                assert not app.query_one("#record").display
-            await bots
-            assert app.record_lines == []
+            assert not (await client.match(table.match)).rated
+            app, text = await play_in_terminal(client, address, table)
+            assert text == "" and app.record_lines == []
 
 
 async def test_the_leaderboard_and_record_commands(redis_url):

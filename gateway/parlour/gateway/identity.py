@@ -70,6 +70,20 @@ def current() -> Identity | None:
     return _CURRENT.get()
 
 
+def required(what: str) -> Identity:
+    """The verified caller of a call that needs one: FAILED_PRECONDITION
+    IDENTITY_NOT_ENABLED when identity is off (the request is well formed; the gateway's
+    configuration refuses it)."""
+    who = current()
+    if who is None:
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "IDENTITY_NOT_ENABLED",
+            f"{what} needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
+        )
+    return who
+
+
 def refused(reason: str, message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAUTHENTICATED, reason, message)
 

@@ -287,13 +287,7 @@ class MatchCalls(Edge):
 
     @guarded
     async def ListMyMatches(self, request, context):
-        who = identity.current()
-        if who is None:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "IDENTITY_NOT_ENABLED",
-                "ListMyMatches needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
-            )
+        who = identity.required("ListMyMatches")
         reply, gone = gw.ListMyMatchesResponse(), []
         for match in await self.store.mine(who.key, request.page_size or MY_MATCHES):
             try:

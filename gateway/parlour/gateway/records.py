@@ -37,14 +37,7 @@ def player_key(name: str, field: str) -> str:
         return key
     if found[1] != "me":
         return found[1]
-    who = identity.current()
-    if who is None:
-        raise ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            "IDENTITY_NOT_ENABLED",
-            "players/me needs identity on the gateway (PARLOUR_AUTH_JWKS_URL)",
-        )
-    return who.key
+    return identity.required("players/me").key
 
 
 def name_key(display_name: str) -> str:

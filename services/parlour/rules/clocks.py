@@ -17,10 +17,17 @@ only in a process.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from parlour.rules.v1 import rules_pb2 as pb
+
+
+def now_ms() -> int:
+    """The wall clock in Unix milliseconds (timers and ratings live outside the pure rules)."""
+    return int(time.time() * 1000)
+
 
 #: The match metadata fields the policy is read from.
 META_FIELDS = ("turn_timer_ms", "time_bank_ms", "time_bank_increment_ms")

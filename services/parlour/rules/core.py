@@ -21,7 +21,7 @@ from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks, records
 from parlour.rules.cache import Cached, StateCache
-from parlour.rules.clocks import ClockPolicy
+from parlour.rules.clocks import ClockPolicy, now_ms
 from parlour.rules.ratings import Ratings
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
@@ -68,11 +68,6 @@ def unpack(packed: any_pb2.Any, message_type: type[Message], field: str) -> Mess
             field, f"{field} does not parse: {error}", "MALFORMED_MESSAGE"
         ) from None
     return message
-
-
-def now_ms() -> int:
-    """The wall clock in Unix milliseconds (timers live outside the pure rules)."""
-    return int(time.time() * 1000)
 
 
 def expiry(progress: pb.MatchProgress) -> list[Emitted]:

@@ -15,12 +15,12 @@ import asyncio
 import logging
 import os
 import re
-import time
 
 from google.protobuf import any_pb2
 from openskill.models import PlackettLuce
 
 from parlour.engine.game import Game, Outcome
+from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
 from parlour.store.ratingstore import RatingStore, Recorded, Standing, Update
@@ -39,10 +39,10 @@ ATTEMPTS = 16
 FAILPOINT = "PARLOUR_FAILPOINT"
 
 
-def new_standing(name: str) -> Standing:
+def new_standing() -> Standing:
     """A newcomer: the model's default rating."""
     rating = MODEL.rating()
-    return Standing(rating.mu, rating.sigma, 0, 0, name)
+    return Standing(rating.mu, rating.sigma, 0, 0, "")
 
 
 def rules_player(name: str) -> str:
@@ -77,6 +77,8 @@ class Ratings:
         self.store = store
         self.poll_seconds = poll_seconds
         self.grace_ms = int(GRACE_SECONDS * 1000)
+        #: The kill drill's failpoint, read once: stop between commit and rating.
+        self.pause_before_rating = os.environ.get(FAILPOINT) == "pause-before-rating"
 
     async def note(self, match: str, now_ms: int) -> None:
         """Before the finishing commit."""
@@ -84,7 +86,7 @@ class Ratings:
 
     async def after_commit(self, match: str, now_ms: int) -> None:
         """After the finishing commit: rate at once; a failure is left to the sweepers."""
-        if os.environ.get(FAILPOINT) == "pause-before-rating":
+        if self.pause_before_rating:
             await asyncio.Event().wait()
         try:
             if await self.settle(match, now_ms) != "unfinished":
@@ -96,7 +98,7 @@ class Ratings:
         """Rate the due matches whose finishing replica did not, until cancelled."""
         while True:
             try:
-                await self.sweep(_now_ms())
+                await self.sweep(now_ms())
             except Exception:  # noqa: BLE001 - Redis away: keep polling, health reports it
                 log.exception("ratings sweep failed")
             await asyncio.sleep(self.poll_seconds)
@@ -123,7 +125,7 @@ class Ratings:
         for _ in range(ATTEMPTS):
             values = await self.store.read(self.game.name, variant, stored)
             before = dict(zip(stored, values, strict=True))
-            olds = [[Standing.decode(before[key]) if before.get(key) else new_standing("")
+            olds = [[Standing.decode(before[key]) if before.get(key) else new_standing()
                      for _, key, _ in side] for side in members]
             news = rate(olds, sides.places)
             updates: dict[str, Update] = {}
@@ -173,7 +175,3 @@ class Ratings:
             for side in sides.sides
         ]
         return variant, sides, members, meta.get("invite") == "1"
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)

@@ -12,8 +12,8 @@ import logging
 
 from parlour.engine import abandon, timeouts
 from parlour.rpc.errors import ServiceError
-from parlour.rules.clocks import earliest_deadline
-from parlour.rules.core import RulesCore, now_ms, pack
+from parlour.rules.clocks import earliest_deadline, now_ms
+from parlour.rules.core import RulesCore, pack
 from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys

@@ -22,7 +22,8 @@ from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks
 from parlour.rules.cache import Cached
-from parlour.rules.core import FINGERPRINT_BYTES, RulesCore, now_ms
+from parlour.rules.clocks import now_ms
+from parlour.rules.core import FINGERPRINT_BYTES, RulesCore
 from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import MatchNotFound, MatchRecords
