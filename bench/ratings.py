@@ -1,6 +1,6 @@
 """Ratings (issue 36): updates per second and Redis bytes per person.
 
-    python -m bench.ratings [--quick]
+    python -m bench.ratings [--quick] [--profile]
 
 Plays finished tinycards matches between people drawn from a pool (a real rules core on a
 real Redis), then forgets every rating and rates all the matches again, one after another
@@ -9,7 +9,8 @@ store/ratings.lua). The floor in the same run is openskill alone (the same updat
 Redis): the ratio says what the store adds. Bytes per person: MEMORY USAGE of every
 ratings key (leaderboard, standings, recent lists, boards set) over the people on the
 board; a match's `rated` marker is counted apart (it expires after a week).
-`make bench` runs it as its "ratings" section.
+`make bench` runs it as its "ratings" section; `--profile` adds where the time goes
+(bench/results/profile-i36-ratings.txt).
 """
 
 from __future__ import annotations
@@ -105,9 +106,23 @@ async def bytes_per_person(redis, matches: list[str], people: list[str]) -> dict
     }
 
 
-async def run(redis_url: str, redis_pid: int, quick: bool, log=print) -> dict:
+async def profiled(core: RulesCore, matches: list[str]) -> str:
+    """pyinstrument's tree of the matches rated one after another (where the time goes)."""
+    from pyinstrument import Profiler
+
+    profiler = Profiler(async_mode="enabled")
+    profiler.start()
+    for match in matches:
+        await core.ratings.settle(match, 0)
+    profiler.stop()
+    return profiler.output_text(unicode=False, color=False)
+
+
+async def run(redis_url: str, redis_pid: int, quick: bool, log=print,
+              profile: bool = False) -> dict:
     """The ratings section: updates/s (1 and 16 at a time, with CPU per update of this
-    process and Redis), the openskill floor, and bytes per person."""
+    process and Redis), the openskill floor, and bytes per person; with `profile`, a
+    further pass under pyinstrument, logged."""
     people_count, match_count = (10, 20) if quick else (200, 1000)
     store = MatchStore.from_url(redis_url)
     redis = aioredis.from_url(redis_url)
@@ -137,7 +152,10 @@ async def run(redis_url: str, redis_pid: int, quick: bool, log=print) -> dict:
             f"(ratings c=1 = {out['x_floor']:.2f}x that); "
             f"{out['memory']['bytes_per_person']} B per person in Redis "
             f"({out['memory']['matches_per_person']} matches each), "
-            f"+{out['memory']['rated_marker_bytes_per_match']} B per match for a week")
+            f"+{out['memory']['rated_marker_bytes_per_match']} B per match while it is kept")
+        if profile:
+            await forget(redis, matches, people)
+            log(await profiled(core, matches))
         await forget(redis, matches, people)
         await redis.delete(*(keys.played(p) for p in people))
         return out
@@ -151,9 +169,13 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    quick = parser.parse_args().quick
+    parser.add_argument("--profile", action="store_true",
+                        help="also rate the matches once more under pyinstrument and print where "
+                        "the time goes")
+    args = parser.parse_args()
     with EmbeddedRedis() as server:
-        result = asyncio.run(run(server.url, server.process.pid, quick))
+        result = asyncio.run(run(server.url, server.process.pid, args.quick,
+                                 profile=args.profile))
     print(json.dumps(result, indent=2))
 
 

@@ -48,6 +48,14 @@ def test_issue22_item1_quick_bench_runs_every_path(tmp_path) -> None:
         assert "hosts: saturation" in run.stdout and "boardgame.io flatfile" in run.stdout
 
 
+def test_issue36_the_ratings_bench_profiles_where_the_time_goes() -> None:
+    """`python -m bench.ratings --quick --profile` runs and prints the rating's call tree."""
+    argv = [sys.executable, "-m", "bench.ratings", "--quick", "--profile"]
+    run = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Ratings.settle" in run.stdout and '"bytes_per_person"' in run.stdout
+
+
 def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     row = {
         "actions_per_s": 10.0,
