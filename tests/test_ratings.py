@@ -11,6 +11,7 @@ import uuid
 import pytest
 from openskill.models import PlackettLuce
 
+from parlour.engine.game import Outcome
 from parlour.engine.registry import get_game
 from parlour.engine.rng import Rng
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as com
@@ -59,9 +60,11 @@ def expected(sides: list[list[Standing]], places: list[int]) -> list[list[tuple[
     return [[(r.mu, r.sigma) for r in team] for team in MODEL.rate(teams, ranks=places)]
 
 
-def ffa_places(outcome) -> list[int]:
-    """Winners first, then by score (the default every-seat-for-itself sides)."""
-    keys_ = [(s in outcome.winners, score) for s, score in enumerate(outcome.scores)]
+def ffa_places(outcome, lowest_first: bool = False) -> list[int]:
+    """Winners first, then by score, higher first unless the lowest score wins (the default
+    every-seat-for-itself sides)."""
+    sign = -1 if lowest_first else 1
+    keys_ = [(s in outcome.winners, sign * score) for s, score in enumerate(outcome.scores)]
     return [1 + sum(other > mine for other in keys_) for mine in keys_]
 
 
@@ -101,7 +104,8 @@ async def test_a_finished_match_rates_its_players_as_openskill_does(store, case)
         match, progress = await play(core, store, options, seats, seed, players)
         outcome = progress.outcome
         if shape == "ffa":
-            sides, places = [[p] for p in players], ffa_places(outcome)
+            sides = [[p] for p in players]
+            places = ffa_places(outcome, name == "isayholmes")
         elif shape == "automa":
             sides = [[players[0]], [automa]]
             places = [1, 2] if 0 in outcome.winners else [2, 1]
@@ -182,8 +186,8 @@ async def test_a_seat_that_counts_toward_nobody_plays_as_a_newcomer(store):
 
 async def test_two_seats_of_one_record_play_at_its_rating_and_count_once(store):
     """JoinMatchResponse.player: two bots of one strategy in a match are both rated at the
-    strategy's rating (not as newcomers), and the record keeps the lowest seat's result,
-    once."""
+    strategy's rating (not as newcomers), and the record keeps its best-placed seat's
+    result, once."""
     game = get_game("tinycards")
     core = RulesCore(game, store)
     ratings = RatingStore(store.redis)
@@ -192,13 +196,42 @@ async def test_two_seats_of_one_record_play_at_its_rating_and_count_once(store):
     await store.redis.hset(keys.players("tinycards", "standard"), bot, strong.encode())
     _, progress = await play(core, store, game.default_options(3), 3, 8, [ada, bot, bot])
     places = ffa_places(progress.outcome)
+    kept = min((1, 2), key=lambda s: places[s])
     want = expected([[Standing(25.0, 25 / 3, 0, 0, "")], [strong], [strong]], places)
     got = [Standing.decode(raw) for raw in await ratings.read("tinycards", "standard", [ada, bot])]
     assert [got[0].mu, got[0].sigma] == pytest.approx(list(want[0][0]), rel=1e-12)
-    assert [got[1].mu, got[1].sigma] == pytest.approx(list(want[1][0]), rel=1e-12)
+    assert [got[1].mu, got[1].sigma] == pytest.approx(list(want[kept][0]), rel=1e-12)
     assert got[1].matches == 13
     found = await ratings.standing("tinycards", "standard", bot)
-    assert found is not None and [m.seat for m in found[2]] == [1]
+    assert found is not None and [m.seat for m in found[2]] == [kept]
+
+
+async def test_a_bot_that_won_from_its_second_seat_counts_the_win(store):
+    """Issue 43: after a bot won, its record said 0 wins: with two seats of one strategy the
+    record kept the lower seat's loss. The winning seat's result is kept."""
+    game = get_game("tinycards")
+    core = RulesCore(game, store)
+    ratings = RatingStore(store.redis)
+    for seed in range(1, 40):
+        ada, bot = record_key(f"win-{uuid.uuid4()}"), f"bot:win-{uuid.uuid4().hex[:8]}"
+        _, progress = await play(core, store, game.default_options(3), 3, seed, [ada, bot, bot])
+        if list(progress.outcome.winners) == [2]:
+            break
+    else:
+        raise AssertionError("no seed in 1..39 where only the third seat wins")
+    (raw,) = await ratings.read("tinycards", "standard", [bot])
+    assert Standing.decode(raw).wins == 1
+    found = await ratings.standing("tinycards", "standard", bot)
+    assert found is not None and [m.seat for m in found[2]] == [2]
+    assert found[2][0].place == 1
+
+
+def test_lowest_score_wins_games_rate_the_others_by_order_of_finish():
+    """Issue 43: in I Say, Holmes! (lowest score wins) the player with the second-lowest total
+    comes second, not last; games where the highest wins still rank higher first."""
+    outcome = Outcome((40, 10, 25), (1,))
+    assert get_game("isayholmes").rating_sides(None, outcome).places == (3, 1, 2)
+    assert get_game("houseofhorrors").rating_sides(None, outcome).places == (2, 1, 3)
 
 
 def test_every_variant_is_rated_in_itself():

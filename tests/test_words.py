@@ -141,3 +141,49 @@ def test_seat_references_are_written_in_the_viewers_person():
         "Player 2 holds the Key; Ada took Player 2's card. Player 2 is next")
     assert person_problems(["you holds the Key", "Event Card(s)", "seat 0 escaped"]) == [
         "'you holds the Key'", "'Event Card(s)'", "'seat 0 escaped'"]
+
+
+#: A pronoun for a player, where the text should name the seat ("his hand" for whose?).
+PRONOUN = re.compile(r"\b(?:his|her)\s+(?:hand|cards?|own)\b", re.IGNORECASE)
+FEED_MATCHES = 6
+
+
+def _doubled(lines: list[str]) -> list[str]:
+    """Lines one viewer read twice for one action: a line, then the same line with more
+    after it ("You drew 1 card" then "You drew 1 card: Clue"), a public line and its private
+    twin. (Two equal lines are two events: two copies of one card turned up.)"""
+    return [f"{a!r} then {b!r}" for i, a in enumerate(lines) for b in lines[i + 1:]
+            if b.startswith(a) and b[len(a):][:1] in (":", ";")]
+
+
+def _third_person(game, viewer: int, line: str) -> bool:
+    """The viewer's own seat told in the third person: a pronoun, or (Clash of Minds) the
+    viewer's role's possessive ("Holmes's Forged Letter" while you are Holmes)."""
+    if PRONOUN.search(line):
+        return True
+    if game.name == "clashofminds":
+        from parlour.games.clashofminds.names import ROLES
+        return bool(re.search(rf"\b{ROLES[viewer]}'s (?!Advantage|Victory)", line))
+    return False
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=[f"{g.name}-{v.name}" for g, v in CASES])
+def test_the_feed_reads_once_per_event_in_the_viewers_person(game, variant):
+    """Issue 43 item 3: in seeded whole matches, each seat's feed has one line per event
+    (never a public line and its private twin), no raw ids ("room 0") and the viewer's own
+    seat never in the third person."""
+    low, high = game.seat_range(variant.options)
+    problems: list[str] = []
+    for match in range(FEED_MATCHES):
+        seats = (low, high, (low + high) // 2)[match % 3]
+        state = game.new_state(variant.options, seats, 400 + match)
+        for step in steps(game, state, Rng.from_seed(match)):
+            texts = {id(e): game.describe_event(e.event) for e in step.events}
+            problems += text_problems(texts.values())
+            for viewer in range(seats):
+                lines = [render(texts[id(e)], viewer, NAMES[:seats])
+                         for e in step.events if e.visible_to(viewer)]
+                problems += _doubled(lines)
+                problems += [f"third person for {NAMES[viewer]}: {line!r}" for line in lines
+                             if _third_person(game, viewer, line)]
+    assert not problems, f"{game.name} {variant.name}: {sorted(set(problems))[:8]}"

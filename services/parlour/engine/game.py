@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
@@ -64,6 +64,15 @@ class Emitted:
         return seat is not None and seat in self.to
 
 
+def told(public: Message, privates: Sequence[tuple[Message, Collection[int]]]) -> list[Emitted]:
+    """A public event and its private twins (the same event telling some seats more): a seat
+    with a twin reads only the twin, so its feed has one line per event; everyone else (the
+    spectators too) reads the public one."""
+    seats = frozenset(s for _, to in privates for s in to)
+    return [Emitted(public, hidden_from=seats),
+            *(Emitted(event, to=frozenset(to)) for event, to in privates if to)]
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One way to play a game (standard, a variant, an expansion, a solo mode): a stable
@@ -114,6 +123,8 @@ class Game(abc.ABC):
     #: The largest serialized Action accepted; the gateway refuses bigger ones
     #: (INVALID_ARGUMENT ACTION_TOO_LARGE) before they reach the rules service.
     max_action_bytes: ClassVar[int] = 1024
+    #: True when the lowest score wins (the non-winners then finish lowest score first).
+    lowest_score_wins: ClassVar[bool] = False
     #: True only for games that exist to test the platform.
     for_tests: ClassVar[bool] = False
     #: Every reason its IllegalActions can carry, with a one-line description for clients.
@@ -185,8 +196,8 @@ class Game(abc.ABC):
 
     def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides:
         """Who played against whom, for the ratings; default: every seat for itself, the
-        winners first, then by score."""
-        return rating.free_for_all(outcome.scores, outcome.winners)
+        winners first, then by score (lowest first when `lowest_score_wins`)."""
+        return rating.free_for_all(outcome.scores, outcome.winners, self.lowest_score_wins)
 
     def rated_variant(self, options: Message) -> str | None:
         """The variant a match with these Options is rated in (None: not rated, e.g. an

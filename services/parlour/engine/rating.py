@@ -22,10 +22,12 @@ class Sides:
     places: tuple[int, ...]
 
 
-def free_for_all(scores: Sequence[int], winners: Sequence[int]) -> Sides:
+def free_for_all(scores: Sequence[int], winners: Sequence[int],
+                 lowest_first: bool = False) -> Sides:
     """Every seat its own side: the winners share first place, the others follow by score
-    (higher first, equal scores tie)."""
-    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
+    (higher first, or lower first when `lowest_first`; equal scores tie)."""
+    sign = -1 if lowest_first else 1
+    keys = [(seat in winners, sign * score) for seat, score in enumerate(scores)]
     places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
     return Sides(tuple((seat,) for seat in range(len(scores))), places)
 

@@ -21,10 +21,10 @@ from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
 
 #: Any seat reference: group 1 the seat, group 2 "'s" (possessive) or the two verb forms.
 SEAT = re.compile(r"\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}")
-#: What a person should never read: a bare id ("card 3", "tile 91", "seat 2" instead of
+#: What a person should never read: a bare id ("card 3", "room 0", "seat 2" instead of
 #: a name), or an enum's wire name ("PHASE_TURN", "Kind act").
 INTERNAL = re.compile(
-    r"\b(?:card|tile|seat|placeholder|slot|id|kind)\s*#?\d+\b|\b[A-Z]{2,}_[A-Z_]+\b|\bKind \w",
+    r"\b(?:card|tile|seat|room|placeholder|slot|id|kind)\s*#?\d+\b(?!°)|\b[A-Z]{2,}_[A-Z_]+\b|\bKind \w",
     re.IGNORECASE,
 )
 

@@ -122,6 +122,8 @@ class Ratings:
             return found
         variant, sides, members, private = found
         stored = list(dict.fromkeys(key for side in members for _, key, _ in side if key))
+        # A record seated twice (two bots of one strategy) keeps its best-placed seat's result.
+        best_first = sorted(range(len(members)), key=lambda i: sides.places[i])
         for _ in range(ATTEMPTS):
             values = await self.store.read(self.game.name, variant, stored)
             before = dict(zip(stored, values, strict=True))
@@ -129,8 +131,9 @@ class Ratings:
                      for _, key, _ in side] for side in members]
             news = rate(olds, sides.places)
             updates: dict[str, Update] = {}
-            for i, side in enumerate(members):
-                for (seat, key, name), old, new in zip(side, olds[i], news[i], strict=True):
+            for i in best_first:
+                for (seat, key, name), old, new in zip(members[i], olds[i], news[i],
+                                                       strict=True):
                     if key and key not in updates:
                         updates[key] = Update(
                             key, before[key],

@@ -9,7 +9,8 @@ Conventions (every line here follows them):
   from the Crime Plan Card outward ("the second Informant (2)").
 - The actor of an event is `seat(n)` ("{seat:1} put Witness into play …"), so each client
   writes "You" or the player's name; a line about a seat as such adds its role
-  ("{seat:0} (Holmes)"); whose card or hand is named by role ("Moriarty's Informant").
+  ("{seat:0} (Holmes)"); whose card or hand is named by seat ("your Informant", "Ben's
+  hand"), so your own is never told in the third person.
 - The clock is "Hour 4 of 12": hours gone since 12 o'clock, never hours left.
 - Labels are imperative ("put Witness (2, used 2) into play in Crime Thread 1") and written
   from the seat's View alone; `describe_action` names no card that is still secret.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from parlour.engine.text import item, seat, section, table
+from parlour.engine.text import item, owner, seat, section, table
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
 from parlour.games.clashofminds.influence import side_total
@@ -105,7 +106,7 @@ def _target_card(view: pb.View, viewer: int, a: pb.TargetCard) -> str:
     rival = 1 - viewer
     target = placed_on(_side(view, a.thread, rival), a.index, f"{role(rival)}'s")
     if key == "witness":
-        return f"return {target} in {thread(a.thread)} to his hand (Witness)"
+        return f"return {target} in {thread(a.thread)} to {owner(rival)} hand (Witness)"
     return f"put a Distraction Token on {target} in {thread(a.thread)} (Disguise)"
 
 
@@ -249,7 +250,7 @@ def _concluded(e: pb.ThreadConcluded) -> str:
 def _fizzled(e: pb.EffectFizzled) -> str:
     source = (card_name(e.card) if e.source == pb.EFFECT_SOURCE_INFLUENCE
               else CATALOGUE.agents[e.card].name)
-    return f"{role(e.seat)}'s {source} had nothing to act on"
+    return f"{owner(e.seat)} {source} had nothing to act on"
 
 
 def _support_added(e: pb.SupportAdded) -> str:
@@ -289,9 +290,9 @@ EVENTS: dict[str, Callable[[object], str]] = {
                                   f"{DISCARD_CAUSES.get(e.cause, e.cause)}"),
     "card_moved": lambda e: (f"{seat(e.seat)} moved {card_name(e.card)} from "
                              f"{thread(e.from_thread)} to {thread(e.to_thread)}"),
-    "card_returned": lambda e: (f"{role(e.seat)}'s {card_name(e.card)} went back to his hand "
-                                f"from {thread(e.thread)}"),
-    "card_distracted": lambda e: (f"{role(e.seat)}'s {card_name(e.card)} in {thread(e.thread)} "
+    "card_returned": lambda e: (f"{owner(e.seat)} {card_name(e.card)} went back from "
+                                f"{thread(e.thread)} to {owner(e.seat)} hand"),
+    "card_distracted": lambda e: (f"{owner(e.seat)} {card_name(e.card)} in {thread(e.thread)} "
                                   "got a Distraction Token"),
     "effect_fizzled": _fizzled,
     "agent_activated": lambda e: f"{seat(e.seat)} revealed and activated {agent(e.agent)}",
@@ -385,14 +386,14 @@ def _thread(view: pb.View, t: int, viewer: int | None) -> TableSection:
     crime_thread = view.threads[t]
     counted = not any(c.face_down for side in crime_thread.sides for c in side.cards)
     items = [_crime_line(crime_thread)]
-    for owner, side in enumerate(crime_thread.sides):
+    for holder, side in enumerate(crime_thread.sides):
         cards = ", ".join(placed(c) for c in side.cards) or "no cards"
-        total = f", Influence {side_total(view, t, owner)}" if counted and side.cards else ""
+        total = f", Influence {side_total(view, t, holder)}" if counted and side.cards else ""
         texts = dict.fromkeys(c.card for c in side.cards if c.card and not c.support)
-        slots = [s for s in view.players[owner].final_slots if s.thread == t]
+        slots = [s for s in view.players[holder].final_slots if s.thread == t]
         actions = ("; Action Cards here: " + ", ".join(_slot_words(s) for s in slots)
                    if slots else "")
-        items.append(item(f"{who(owner)}{total}: {cards}{actions}",
+        items.append(item(f"{who(holder)}{total}: {cards}{actions}",
                           " ".join(influence_detail(c) for c in texts)))
     return section(thread(t), items)
 

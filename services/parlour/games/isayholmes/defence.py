@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted
+from parlour.engine.game import Emitted, told
 from parlour.engine.zones import remove_one
 from parlour.games.isayholmes.effects import inspector_may_still_arrest, resolve
 from parlour.games.isayholmes.ending import finish_turn
@@ -39,14 +39,9 @@ def pass_hands_right(state: pb.State, out: list[Emitted]) -> None:
     hands = [list(h.cards) for h in state.hands]
     for seat, hand in enumerate(hands):
         state.hands[right(state, seat)].cards[:] = hand
-    out.append(Emitted(pb.Event(passed_right=pb.HandsPassedRight())))
-    for seat, hand in enumerate(state.hands):
-        out.append(
-            Emitted(
-                pb.Event(passed_right=pb.HandsPassedRight(hand=sorted(hand.cards))),
-                to=frozenset([seat]),
-            )
-        )
+    out += told(pb.Event(passed_right=pb.HandsPassedRight()), [
+        (pb.Event(passed_right=pb.HandsPassedRight(hand=sorted(hand.cards))), [seat])
+        for seat, hand in enumerate(state.hands)])
 
 
 def owing_a_pass(state: pb.State) -> list[int]:
@@ -70,16 +65,13 @@ def choose_pass(state: pb.State, seat: int, card: int, out: list[Emitted]) -> No
 def complete_passes(state: pb.State, out: list[Emitted]) -> None:
     """Every chosen card moves one seat left; play continues left of the attacker (after the
     Inspector's Arrest, if one is still to come)."""
-    out.append(Emitted(pb.Event(passed_left=pb.CardsPassedLeft())))
+    received = []
     for seat, card in enumerate(state.passing):
         if card:
             state.hands[left(state, seat)].cards.append(card)
-            out.append(
-                Emitted(
-                    pb.Event(passed_left=pb.CardsPassedLeft(received=card)),
-                    to=frozenset([left(state, seat)]),
-                )
-            )
+            received.append((pb.Event(passed_left=pb.CardsPassedLeft(received=card)),
+                             [left(state, seat)]))
+    out += told(pb.Event(passed_left=pb.CardsPassedLeft()), received)
     state.passing[:] = [pb.CARD_UNSPECIFIED] * state.seats
     if inspector_may_still_arrest(state):
         state.phase = pb.PHASE_EXTRA_ARREST

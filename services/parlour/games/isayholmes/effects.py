@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from parlour.engine.game import Emitted
+from parlour.engine.game import Emitted, told
 from parlour.engine.rng import state_rng
 from parlour.engine.zones import move_one, remove_one, take_top
 from parlour.games.isayholmes.catalogue import KINDS, Kind, value
@@ -184,12 +184,9 @@ def record_peek(
     cards = sorted(cards)
     state.peeks[seat].CopyFrom(pb.Peek(source=source, target=target, cards=cards))
     seen = pb.CardsSeen(seat=seat, target=target, source=source, count=len(cards))
-    out.append(Emitted(pb.Event(seen=seen)))
-    if cards:
-        private = pb.CardsSeen(
-            seat=seat, target=target, source=source, count=len(cards), cards=cards
-        )
-        out.append(Emitted(pb.Event(seen=private), to=frozenset([seat])))
+    private = pb.CardsSeen(seat=seat, target=target, source=source, count=len(cards),
+                           cards=cards)
+    out += told(pb.Event(seen=seen), [(pb.Event(seen=private), [seat] if cards else [])])
 
 
 def highest_cards(state: pb.State, seat: int) -> list[int]:
@@ -212,13 +209,9 @@ def give(state: pb.State, card: int, out: list[Emitted]) -> None:
     move_one(
         state.hands[effect.actor].cards, state.hands[effect.target].cards, card, "CARD_NOT_IN_HAND"
     )
-    out.append(Emitted(pb.Event(given=pb.CardGiven(seat=effect.actor, target=effect.target))))
-    out.append(
-        Emitted(
-            pb.Event(given=pb.CardGiven(seat=effect.actor, target=effect.target, card=card)),
-            to=frozenset([effect.actor, effect.target]),
-        )
-    )
+    out += told(pb.Event(given=pb.CardGiven(seat=effect.actor, target=effect.target)), [
+        (pb.Event(given=pb.CardGiven(seat=effect.actor, target=effect.target, card=card)),
+         [effect.actor, effect.target])])
     finish_turn(state, effect.actor, out)
 
 
@@ -240,14 +233,9 @@ def trade_hands(state: pb.State, seat: int, target: int, out: list[Emitted]) -> 
     mine, theirs = list(state.hands[seat].cards), list(state.hands[target].cards)
     state.hands[seat].cards[:] = theirs
     state.hands[target].cards[:] = mine
-    out.append(Emitted(pb.Event(traded=pb.HandsTraded(seat=seat, target=target))))
-    for who, hand in ((seat, theirs), (target, mine)):
-        out.append(
-            Emitted(
-                pb.Event(traded=pb.HandsTraded(seat=seat, target=target, hand=sorted(hand))),
-                to=frozenset([who]),
-            )
-        )
+    out += told(pb.Event(traded=pb.HandsTraded(seat=seat, target=target)), [
+        (pb.Event(traded=pb.HandsTraded(seat=seat, target=target, hand=sorted(hand))), [who])
+        for who, hand in ((seat, theirs), (target, mine))])
 
 
 def redeal(state: pb.State, seat: int, out: list[Emitted]) -> None:
@@ -260,14 +248,9 @@ def redeal(state: pb.State, seat: int, out: list[Emitted]) -> None:
     for offset in range(1, state.seats + 1):
         hand = state.hands[(seat + offset) % state.seats].cards
         hand[:] = take_top(pool, len(hand))
-    out.append(Emitted(pb.Event(redealt=pb.HandsRedealt(hand_sizes=sizes))))
-    for s, hand in enumerate(state.hands):
-        out.append(
-            Emitted(
-                pb.Event(redealt=pb.HandsRedealt(hand_sizes=sizes, hand=sorted(hand.cards))),
-                to=frozenset([s]),
-            )
-        )
+    out += told(pb.Event(redealt=pb.HandsRedealt(hand_sizes=sizes)), [
+        (pb.Event(redealt=pb.HandsRedealt(hand_sizes=sizes, hand=sorted(hand.cards))), [s])
+        for s, hand in enumerate(state.hands)])
 
 
 def choose_extra_arrest(state: pb.State, target: int, out: list[Emitted]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted
+from parlour.engine.game import Emitted, told
 from parlour.games.isayholmes.catalogue import VILLAINS
 from parlour.games.isayholmes.piles import draw_into_hand, left
 from parlour.games.isayholmes.scoring import end_round
@@ -50,19 +50,9 @@ def arrest(
     taken = list(state.hands[accused].cards)
     state.hands[accuser].cards.extend(taken)
     del state.hands[accused].cards[:]
-    out.append(
-        Emitted(pb.Event(arrested=pb.Arrested(seat=accuser, target=accused, taken=len(taken))))
-    )
-    out.append(
-        Emitted(
-            pb.Event(
-                arrested=pb.Arrested(
-                    seat=accuser, target=accused, taken=len(taken), cards=sorted(taken)
-                )
-            ),
-            to=frozenset([accuser]),
-        )
-    )
+    out += told(pb.Event(arrested=pb.Arrested(seat=accuser, target=accused, taken=len(taken))), [
+        (pb.Event(arrested=pb.Arrested(seat=accuser, target=accused, taken=len(taken),
+                                       cards=sorted(taken))), [accuser])])
     draw_into_hand(state, accused, len(taken), card, out)
     finish_turn(state, accuser, out)
 

@@ -38,6 +38,7 @@ class ISayHolmes(Game):
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
     max_actions = 10_000
+    lowest_score_wins = True
 
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> pb.Options:

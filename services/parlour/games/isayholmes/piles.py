@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted
+from parlour.engine.game import Emitted, told
 from parlour.engine.rng import state_rng
 from parlour.engine.zones import take_top
 from parlour.games.isayholmes.sequence import sequence_index
@@ -74,16 +74,7 @@ def draw_into_hand(
     """Draw up to n cards into a seat's hand, telling everyone how many and the seat which."""
     cards = draw(state, n, out)
     state.hands[seat].cards.extend(cards)
-    out.append(Emitted(pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(cards), penalty=penalty))))
-    if cards:
-        out.append(
-            Emitted(
-                pb.Event(
-                    drawn=pb.CardsDrawn(
-                        seat=seat, count=len(cards), cards=sorted(cards), penalty=penalty
-                    )
-                ),
-                to=frozenset([seat]),
-            )
-        )
+    out += told(pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(cards), penalty=penalty)), [
+        (pb.Event(drawn=pb.CardsDrawn(seat=seat, count=len(cards), cards=sorted(cards),
+                                      penalty=penalty)), [seat] if cards else [])])
     return cards

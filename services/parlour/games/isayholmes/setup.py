@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted, InvalidOptions
+from parlour.engine.game import Emitted, InvalidOptions, told
 from parlour.engine.rng import Rng, state_rng
 from parlour.engine.zones import remove_one, take_top
 from parlour.games.isayholmes.catalogue import HAND_SIZE, deal_out_stack, draw_pile_cards
@@ -56,15 +56,7 @@ def start_round(state: pb.State, number: int, out: list[Emitted]) -> None:
     state.discard_pile.append(AFOOT)
     state.turn = left(state, opener)
     state.phase = pb.PHASE_TURN
-    out.append(Emitted(pb.Event(round_started=pb.RoundStarted(round=number, opener=opener))))
-    for seat in range(seats):
-        out.append(
-            Emitted(
-                pb.Event(
-                    round_started=pb.RoundStarted(
-                        round=number, opener=opener, hand=sorted(state.hands[seat].cards)
-                    )
-                ),
-                to=frozenset([seat]),
-            )
-        )
+    out += told(pb.Event(round_started=pb.RoundStarted(round=number, opener=opener)), [
+        (pb.Event(round_started=pb.RoundStarted(round=number, opener=opener,
+                                                hand=sorted(state.hands[seat].cards))), [seat])
+        for seat in range(seats)])

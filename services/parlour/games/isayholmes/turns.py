@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.engine.game import Emitted
+from parlour.engine.game import Emitted, told
 from parlour.engine.zones import remove_one
 from parlour.games.isayholmes.catalogue import KINDS
 from parlour.games.isayholmes.effects import change_score, start_effect
@@ -68,12 +68,8 @@ def draw_card(state: pb.State, seat: int, out: list[Emitted]) -> None:
         return
     state.hands[seat].cards.append(card)
     state.idle_turns = 0
-    out.append(Emitted(pb.Event(drawn=pb.CardsDrawn(seat=seat, count=1))))
-    out.append(
-        Emitted(
-            pb.Event(drawn=pb.CardsDrawn(seat=seat, count=1, cards=[card])), to=frozenset([seat])
-        )
-    )
+    out += told(pb.Event(drawn=pb.CardsDrawn(seat=seat, count=1)),
+                [(pb.Event(drawn=pb.CardsDrawn(seat=seat, count=1, cards=[card])), [seat])])
     state.turn = left(state, seat)
 
 

@@ -178,12 +178,22 @@ def _ended(e) -> str:
     return f"the game ended: {names} {e.reason}"
 
 
+def _cube(e) -> str:
+    """Where one cube went, from where (CubePlaced.source)."""
+    if e.source == "snake oil":
+        return (f"Snake Oil: {owner(e.seat)} {evidence(e.colour)} went back into the "
+                "Evidence Bag")
+    where = {"bag": "the Evidence Bag", "gondola": "the Ferris Wheel",
+             "board": f"{owner(e.seat)} Evidence Board"}.get(e.source, "the Evidence Bag")
+    return f"{evidence(e.colour)} went from {where} into the safe of {room(e.place)}"
+
+
 _SIMPLE = {
     "selected": lambda e: f"{seat(e.seat)} selected {action_tile_name(e.tile)}",
     "passed": lambda e: f"{seat(e.seat)} passed",
     "revealed": lambda e: f"{seat(e.seat)} revealed {tile_name(e.tile)}",
     "room": lambda e: f"{seat(e.seat)} placed {tile_name(e.tile.tile)} in the castle",
-    "cube": lambda e: f"{evidence(e.colour)} went from the {e.source} into {room(e.place)}",
+    "cube": _cube,
     "collected": lambda e: (f"{seat(e.seat)} collected {evidence(e.colour)}" if e.colour
                             else f"{seat(e.seat)} searched {room(e.place)}"),
     "moved": _moved,
