@@ -227,9 +227,8 @@ def _arrested(e: pb.Arrested) -> str:
     return f"{seat(e.seat)} arrested {seat(e.target)}: {verdict}{taken}{what}"
 
 
-def _per_seat(values: Iterable[int], signed: bool = False) -> str:
-    return ", ".join(f"{seat(s)} {v:+d}" if signed else f"{seat(s)} {v}"
-                     for s, v in enumerate(values))
+def _per_seat(values: Iterable[int]) -> str:
+    return ", ".join(f"{seat(s)} {v}" for s, v in enumerate(values))
 
 
 def _ending(r: pb.RoundResult) -> str:
@@ -242,14 +241,35 @@ def _ending(r: pb.RoundResult) -> str:
     return f"round {r.round} ended with {ENDS.get(r.end, 'no result')}{who}"
 
 
+def _sum(r: pb.RoundResult, s: int) -> str:
+    """One seat's round points, with how they add up where they differ from the shown hand's
+    printed values (Rulebook 6: detected Villains count twice for the Guilty player and
+    against the arrester; escaped Villains count against the escaper; other Villains not)."""
+    cards = r.hands[s].cards if s < len(r.hands) else []
+    plain = sum(KINDS[c].value for c in cards if c not in VILLAINS)
+    villains = sum(KINDS[c].value for c in cards if c in VILLAINS)
+    caught = r.end == pb.ROUND_END_ARREST
+    if caught and s == r.villain_seat:
+        how = f"cards {plain}, plus Villains {villains} counted twice"
+    elif caught and s == r.arrester:
+        found = sum(KINDS[c].value for c in r.hands[r.villain_seat].cards if c in VILLAINS)
+        how = f"cards {plain}, minus {found} for the Villains caught"
+    elif r.end == pb.ROUND_END_ESCAPE and s == r.villain_seat:
+        how = f"cards {plain}, minus {villains} for the Villains who escaped"
+    elif villains:
+        how = f"cards {plain}; Villains not caught do not count"
+    else:
+        how = ""
+    return f"{r.points[s]:+d}" + (f" ({how})" if how else "")
+
+
 def _round_ended(e: pb.RoundEnded) -> str:
-    """How the round ended, whose Villains were caught or escaped, every revealed hand, points."""
+    """How the round ended, whose Villains were caught or escaped, every revealed hand, and
+    each seat's points with how they add up."""
     r = e.result
     hands = "; ".join(f"{seat(s)}: {names(sorted(h.cards))}" for s, h in enumerate(r.hands))
-    return (
-        f"{_ending(r)}; hands shown: {hands}; "
-        f"points {_per_seat(r.points, signed=True)}; totals {_per_seat(e.scores)}"
-    )
+    points = ", ".join(f"{seat(s)} {_sum(r, s)}" for s in range(len(r.points)))
+    return f"{_ending(r)}; hands shown: {hands}; points {points}; totals {_per_seat(e.scores)}"
 
 
 def _simple(kind: str, e) -> str | None:
@@ -374,7 +394,7 @@ def _last_round(view: pb.View) -> list[str]:
         return []
     ending = _ending(r)
     lines = [ending[:1].upper() + ending[1:]]
-    lines += [f"{seat(s)}: {names(sorted(h.cards))} ({r.points[s]:+d} points)"
+    lines += [f"{seat(s)}: {names(sorted(h.cards))}; points {_sum(r, s)}"
               for s, h in enumerate(r.hands)]
     return lines
 
@@ -391,7 +411,7 @@ def describe_view(view: pb.View, viewer: int | None) -> TableText:
             *_now(view),
             f"Location chit: {REGIONS.get(view.location, '')}",
         ]),
-        section(f"Your hand: {_count(len(view.hand))}, {total} points", hand),
+        section(f"Your hand: {_count(len(view.hand))}, {total} points at printed values", hand),
         section("Players (the lowest score wins)", _players(view)),
         section("Discard Pile", _discard_pile(view)),
         section("Draw Pile", [f"{_count(view.draw_pile_size)} face down"]),

@@ -124,7 +124,7 @@ def test_the_table_shows_the_hand_by_name_and_value_with_the_printed_rules():
     state = position(hands, discard=(AFOOT, pb.CARD_HANSOM_CAB, pb.CARD_LONDON), scores=[3, 0, 7])
     mine = GAME.describe_view(runtime.view(GAME, state, 0), 0)
     (hand,) = [s for s in mine.sections if s.title.startswith("Your hand")]
-    assert hand.title == "Your hand: 3 cards, 52 points"
+    assert hand.title == "Your hand: 3 cards, 52 points at printed values"
     assert [(i.text, i.detail) for i in hand.items] == [
         ("Train (1) ×2", detail(pb.CARD_TRAIN)),
         ("Holmes (50)", detail(pb.CARD_HOLMES)),
@@ -142,8 +142,10 @@ def test_the_table_shows_the_hand_by_name_and_value_with_the_printed_rules():
 
 
 def test_the_round_end_line_names_the_villains_and_shows_the_hands():
-    """The round-end line says whose Villains were caught and shows the hands revealed for
-    scoring (Rulebook 6: "All players total the Value of the cards that they still hold")."""
+    """The round-end line says whose Villains were caught, shows the hands revealed for
+    scoring (Rulebook 6: "All players total the Value of the cards that they still hold")
+    and, where points differ from a shown hand's values, how they add up (issue 43: "+241"
+    beside a hand the screen totalled at 141)."""
     hands = [[pb.CARD_ARREST, pb.CARD_TRAIN], [pb.CARD_MORAN, pb.CARD_CLUE], [pb.CARD_TELEGRAM]]
     state = position(hands, discard=(AFOOT, pb.CARD_TRAIN, pb.CARD_THE_COUNTRY))
     state, _ = act(state, 0, play(pb.CARD_ARREST))
@@ -153,6 +155,7 @@ def test_the_round_end_line_names_the_villains_and_shows_the_hands():
     assert GAME.describe_event(ended) == (
         "round 1 ended with an Arrest: {seat:0} caught {seat:1} with Moran; hands shown: "
         "{seat:0}: Train; {seat:1}: Moran, Clue; {seat:2}: Telegram; "
-        "points {seat:0} -39, {seat:1} +85, {seat:2} +10; "
+        "points {seat:0} -39 (cards 1, minus 40 for the Villains caught), "
+        "{seat:1} +85 (cards 5, plus Villains 40 counted twice), {seat:2} +10; "
         "totals {seat:0} -39, {seat:1} 85, {seat:2} 10"
     )
