@@ -114,6 +114,7 @@ class ForwardCalls(Edge):
         return gw.ListActionsResponse(
             actions=response.actions,
             labels=response.labels,
+            prompt=response.prompt,
             progress=public.progress(response.progress),
         )
 

@@ -250,6 +250,18 @@ class Game(abc.ABC):
         its View alone (so they reveal nothing), no two the same."""
         return self.text.label_actions(self.view(state, seat), seat, actions)
 
+    def prompt(self, state: Message, seat: int, actions: Sequence[Message]) -> str:
+        """What `seat`'s decision is for, one sentence from its View alone: the game's
+        `text.prompt(view, seat, actions)` where it has one, else the description of the
+        decision kind the seat owes."""
+        own = getattr(self.text, "prompt", None)
+        if own is not None:
+            found = own(self.view(state, seat), seat, actions)
+            if found:
+                return found
+        kinds = [d.kind for d in self.pending(state) if d.seat == seat]
+        return self.decision_kinds.get(kinds[0], "") if kinds else ""
+
     def describe_view(self, view: Message, seat: int | None) -> TableText:
         """A View in the rulebook's words (sections of lines), for people."""
         return self.text.describe_view(view, seat)

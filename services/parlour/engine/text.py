@@ -24,7 +24,8 @@ SEAT = re.compile(r"\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}")
 #: What a person should never read: a bare id ("card 3", "room 0", "seat 2" instead of
 #: a name), or an enum's wire name ("PHASE_TURN", "Kind act").
 INTERNAL = re.compile(
-    r"\b(?:card|tile|seat|room|placeholder|slot|id|kind)\s*#?\d+\b(?!°)|\b[A-Z]{2,}_[A-Z_]+\b|\bKind \w",
+    r"\b(?:card|tile|seat|room|placeholder|slot|id|kind)\s*#?\d+\b(?!°)"
+    r"|\b[A-Z]{2,}_[A-Z_]+\b|\bKind \w",
     re.IGNORECASE,
 )
 

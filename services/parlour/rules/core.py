@@ -318,6 +318,7 @@ class RulesCore:
         return pb.ListActionsResponse(
             actions=[pack(a) for a in actions],
             labels=self.game.label_actions(entry.state, seat, actions),
+            prompt=self.game.prompt(entry.state, seat, actions) if actions else "",
             progress=entry.progress,
         )
 

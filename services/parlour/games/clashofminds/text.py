@@ -106,7 +106,7 @@ def _target_card(view: pb.View, viewer: int, a: pb.TargetCard) -> str:
     rival = 1 - viewer
     target = placed_on(_side(view, a.thread, rival), a.index, f"{role(rival)}'s")
     if key == "witness":
-        return f"return {target} in {thread(a.thread)} to {owner(rival)} hand (Witness)"
+        return f"return {target} in {thread(a.thread)} to {role(rival)}'s hand (Witness)"
     return f"put a Distraction Token on {target} in {thread(a.thread)} (Disguise)"
 
 

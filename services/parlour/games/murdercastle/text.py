@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from parlour.engine.text import item, owner, seat, section, subject, table
 from parlour.engine.v1.table_pb2 import TableText
-from parlour.games.murdercastle import automa, holmes_abilities, play_as_holmes
+from parlour.games.murdercastle import automa, holmes_abilities, play_as_holmes, prompts
 from parlour.games.murdercastle.castle_junction import DISCARD, KEEP
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS
@@ -40,6 +40,14 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 #: Walls): labelled "the first", "the second" in the order offered.
 COPIES = ("play", "discard", "give", "pick", "junction")
 FLOORS = {-1: "the basement", 0: "the main floor", 1: "the 2nd Story"}
+#: What a pass was, by the decision it ended (Passed.frame).
+PASSED = {
+    pb.FRAME_KIND_ACT: "skipped the action",
+    pb.FRAME_KIND_EVENT_WINDOW: "played no Event Card",
+    pb.FRAME_KIND_DEFEND: "did not defend",
+    pb.FRAME_KIND_BLACK_CLOSET: "drew no extra card in the Black Closet",
+    pb.FRAME_KIND_ESCAPE: "stayed put",
+}
 
 
 def unlocks(slot: int) -> str:
@@ -142,7 +150,19 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
         return f"vote to {'discard' if body.discard else 'keep'} “{what}”"
     if kind == "holmes_ability" and view.junction.ability:
         return f"play {ability_name(view.junction.ability)}"
+    if kind == "rotate":
+        level = f" {LEVEL_NAMES[body.level]}" if body.level else ""
+        return prompts.rotate_label(view, body) + level
+    if kind == "cube":
+        return prompts.cube_label(view, body.colour)
+    if kind == "pass":
+        return prompts.pass_label(view)
     return _words(action)
+
+
+def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
+    """What the seat's decision is for (issue 43), one sentence; see prompts.py."""
+    return prompts.prompt(view, me, actions)
 
 
 def _objective(view: pb.View, slot: int) -> str:
@@ -190,7 +210,7 @@ def _cube(e) -> str:
 
 _SIMPLE = {
     "selected": lambda e: f"{seat(e.seat)} selected {action_tile_name(e.tile)}",
-    "passed": lambda e: f"{seat(e.seat)} passed",
+    "passed": lambda e: f"{seat(e.seat)} {PASSED.get(e.frame, 'passed')}",
     "revealed": lambda e: f"{seat(e.seat)} revealed {tile_name(e.tile)}",
     "room": lambda e: f"{seat(e.seat)} placed {tile_name(e.tile.tile)} in the castle",
     "cube": _cube,
@@ -215,7 +235,7 @@ _SIMPLE = {
     "hiding": lambda e: f"Holmes looked {SPOT_NAMES.get(e.holmes, 'somewhere')}",
     "hid": lambda e: f"{seat(e.seat)} hid {SPOT_NAMES.get(e.spot, 'somewhere')}",
     "flipped": lambda e: "Explore the Castle was flipped to Explore the Room",
-    "trapdoor": lambda e: (f"a Trapdoor was {'placed' if e.placed else 'removed'} in "
+    "trapdoor": lambda e: (f"a Trapdoor was {'placed in' if e.placed else 'removed from'} "
                            f"{room(e.trapdoor.room)}"),
     "pathway": lambda e: (f"a Hidden Bookcase Pathway joined {room(e.pathway.a)} and "
                           f"{room(e.pathway.b)}"),
@@ -368,7 +388,10 @@ def _rooms(view: pb.View, level: int) -> list:
                       for t in view.trapdoors if t.room == place]
             parts += [f"Hidden Bookcase Pathway to {room(w.b if w.a == place else w.a)}"
                       for w in view.pathways if place in (w.a, w.b)]
-            found.append("; ".join(parts))
+            effect = prompts.room_effect(place)
+            if effect:
+                parts.append(f"special: {effect}")
+            found.append(item("; ".join(parts), effect))
     return found
 
 
