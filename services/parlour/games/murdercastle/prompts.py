@@ -125,7 +125,7 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
     if top is None:
         return ""
     kinds = {a.WhichOneof("kind") for a in actions}
-    passing = " Pass: " + pass_label(view) + "." if "pass" in kinds else ""
+    passing = " Pass: " + pass_label(view).removeprefix("pass: ") + "." if "pass" in kinds else ""
     kind = top.kind
     if kind == pb.FRAME_KIND_SELECT_TILE:
         return "Select the Action Tile you will perform this round."
