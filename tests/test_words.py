@@ -187,3 +187,23 @@ def test_the_feed_reads_once_per_event_in_the_viewers_person(game, variant):
                 problems += [f"third person for {NAMES[viewer]}: {line!r}" for line in lines
                              if _third_person(game, viewer, line)]
     assert not problems, f"{game.name} {variant.name}: {sorted(set(problems))[:8]}"
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=[f"{g.name}-{v.name}" for g, v in CASES])
+def test_every_decision_has_a_prompt(game, variant):
+    """Issue 43 item 2: every decision a seat owes in a seeded match comes with a prompt
+    saying what it is for (Game.prompt, sent as ListActionsResponse.prompt), without ids,
+    in the seat's own person; Murder Castle's passes say what passing means."""
+    low, _ = game.seat_range(variant.options)
+    state = game.new_state(variant.options, low, 500)
+    problems: list[str] = []
+    for step in steps(game, state, Rng.from_seed(7)):
+        prompt = game.prompt(step.before, step.seat, step.actions)
+        written = render(prompt, step.seat, NAMES[:low])
+        if not prompt:
+            problems.append(f"no prompt for {step.decisions}")
+        problems += text_problems([prompt]) + person_problems([written])
+        if game.name == "murdercastle":
+            labels = game.label_actions(step.before, step.seat, step.actions)
+            problems += [f"bare pass in {labels}" for label in labels if label == "pass"]
+    assert not problems, f"{game.name} {variant.name}: {sorted(set(problems))[:6]}"

@@ -102,6 +102,7 @@ PASS_LABELS = {
     pb.FRAME_KIND_ESCAPE: "stay where you are",
     pb.FRAME_KIND_ASSIGN_CARDS: "stop putting cards out",
     pb.FRAME_KIND_HOLMES_WALK: "stop Holmes here",
+    pb.FRAME_KIND_EVENT_MOVE: "stop moving here",
 }
 
 

@@ -47,6 +47,9 @@ PASSED = {
     pb.FRAME_KIND_DEFEND: "did not defend",
     pb.FRAME_KIND_BLACK_CLOSET: "drew no extra card in the Black Closet",
     pb.FRAME_KIND_ESCAPE: "stayed put",
+    pb.FRAME_KIND_EVENT_MOVE: "stopped moving",
+    pb.FRAME_KIND_HOLMES_WALK: "stopped Holmes",
+    pb.FRAME_KIND_ASSIGN_CARDS: "put out no more Holmes' Action Cards",
 }
 
 
