@@ -130,6 +130,19 @@ def test_up_on_a_taken_port():
                  f"{address} is not free", "give --address HOST:PORT")
 
 
+def test_up_on_a_taken_web_port_suggests_a_port():
+    """Issue 43: a taken --web-port is answered with a value --web-port accepts (a port,
+    never HOST:PORT, which the flag refuses)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = parlour("up", "tinycards", "--address", "127.0.0.1:0", "--web-port", str(port))
+        one_line(done, f"127.0.0.1:{port} is not free",
+                 f"give --web-port PORT, e.g. --web-port {port + 1}")
+    assert "HOST:PORT" not in done.stderr
+
+
 def test_argparse_mistakes_are_one_line_too():
     one_line(parlour("play", "isayholmes", "--bots", "two"), "argument --bots")
     one_line(parlour("nonsense"), "invalid choice: 'nonsense'")

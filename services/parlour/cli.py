@@ -80,8 +80,9 @@ class started:
         self.stack.stop()
 
 
-def port_free(address: str, option: str) -> None:
-    """UsageError unless `address` (host:port; port 0 is always free) can be bound now."""
+def port_free(address: str, option: str, port_only: bool = False) -> None:
+    """UsageError unless `address` (host:port; port 0 is always free) can be bound now; the
+    hint is a value `option` accepts (a port alone when `port_only`)."""
     host, _, port = address.rpartition(":")
     if int(port) == 0:
         return
@@ -91,9 +92,11 @@ def port_free(address: str, option: str) -> None:
         try:
             probe.bind((host.strip("[]"), int(port)))
         except OSError as error:
+            form = "PORT" if port_only else "HOST:PORT"
+            example = int(port) + 1 if port_only else f"{host}:{int(port) + 1}"
             raise UsageError(
                 f"{address} is not free ({error.strerror}; another `parlour up`?): give "
-                f"{option} HOST:PORT (port 0: any free one)"
+                f"{option} {form}, e.g. {option} {example} (port 0: any free one)"
             ) from None
 
 
@@ -178,7 +181,7 @@ def cmd_up(args: argparse.Namespace) -> None:
     games = chosen_games(args.games)
     check_server_settings()
     port_free(args.address, "--address")
-    port_free(f"127.0.0.1:{args.web_port}", "--web-port")
+    port_free(f"127.0.0.1:{args.web_port}", "--web-port", port_only=True)
     stack = LocalStack(games, replicas=args.replicas, quiet=False, gateway_address=args.address)
     # SIGTERM stops the stack cleanly from the first child on (default SIGTERM would leave
     # the children, each in its own session, running)
