@@ -17,7 +17,7 @@ from parlour.engine.text import label_problems, person_problems, text_problems
 #: Options fields set to shorten a match, per game (protobuf field name: value).
 SHORTER = {"isayholmes": {"rounds": 1}, "murdercastle": {"round_limit": 3}}
 #: A feed line naming who acted twice, as "random-bot-1: random-bot-1 drew …" once did.
-ACTOR_TWICE = r"^(You|Ada|random-bot-\d+): (You|Ada|random-bot-\d+) "
+ACTOR_TWICE = r"^(You|Ada|Random bot \d+): (You|Ada|Random bot \d+) "
 #: The two games the default run plays through each client (the rest: -m table_full).
 QUICK = ("tinycards-standard", "isayholmes-standard")
 

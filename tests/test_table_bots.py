@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 from parlour.client import GatewayClient
-from parlour.client.seatbot import run_bots
+from parlour.client.seatbot import bot_name, run_bots
 from parlour.engine import runtime
 from parlour.engine.registry import get_game
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
@@ -34,7 +34,7 @@ async def test_bots_fill_every_seat_and_finish_the_match(gateway, strategy):
         final = await client.match(match.name)
     assert final.progress.HasField("outcome")
     assert all(o == final.progress.outcome for o in outcomes)
-    assert [s.display_name for s in final.seats] == [f"{strategy}-bot-{i}" for i in (1, 2, 3)]
+    assert [s.display_name for s in final.seats] == [bot_name(strategy, i) for i in (1, 2, 3)]
 
 
 async def test_ismcts_bots_play_a_hidden_information_game(gateway):

@@ -264,7 +264,7 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             page = await mine.new_page()
             await page.goto(browser.url)
             await sit_down(page, "tinycards-standard")
-            await page.get_by_text("At the table: Ada (you) · random-bot-1").wait_for()
+            await page.get_by_text("At the table: Ada (you) · Random bot 1").wait_for()
             link = page.url.split("#")[1]
             assert link.startswith("join=matches/")
 

@@ -133,6 +133,17 @@ async def play_seat(
         await stream.aclose()
 
 
+#: How a bot of each strategy is called at the table ("Clever bot 1"): a name a player
+#: reads, not the strategy's key.
+BOT_NAMES = {"ismcts": "Clever", "purposeful": "Purposeful", "greedy": "Greedy",
+             "random": "Random"}
+
+
+def bot_name(strategy: str, number: int) -> str:
+    """A bot's seat name: "Clever bot 1" for the first IS-MCTS bot."""
+    return f"{BOT_NAMES.get(strategy, strategy.capitalize())} bot {number}"
+
+
 async def run_bots(
     address: str,
     match: str,
@@ -149,7 +160,7 @@ async def run_bots(
         game = get_game(info.game)
         seats = []
         for i in range(count):
-            name = names[i] if names else f"{strategy}-bot-{i + 1}"
+            name = names[i] if names else bot_name(strategy, i + 1)
             seats.append(await client.join(match, name, bot=strategy))
         return await asyncio.gather(
             *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
