@@ -99,8 +99,8 @@ async def sit_down(page, case: str) -> None:
     await page.get_by_label("Bots play").select_option(label="random")
     await page.get_by_label("Your name").fill("Ada")
     if SHORTER.get(game):
-        await page.get_by_text("Options (JSON, for developers)").click()
-        box = page.get_by_label("Options (JSON)")
+        await page.get_by_text("Advanced: change the rules' settings").click()
+        box = page.get_by_label("Rules settings")
         typed = json.loads(await box.input_value() or "{}")
         typed.update({camel(k): v for k, v in SHORTER[game].items()})
         await box.fill(json.dumps(typed))
@@ -362,7 +362,7 @@ async def test_refusals_read_as_sentences(redis_url):
             page = await browser.page()
             await page.get_by_role("heading", name="New match").wait_for()
             await page.get_by_label("Bots", exact=True).fill("2")
-            await page.get_by_text("Options (JSON, for developers)").click()
+            await page.get_by_text("Advanced: change the rules' settings").click()
             shown = page.get_by_role("alert")
             for typed, said in (
                 ('{"rounds": ', "The options are not valid JSON: check their brackets, quotes "
@@ -370,7 +370,7 @@ async def test_refusals_read_as_sentences(redis_url):
                 ('{"rounds": 99}', "The game cannot be set up with these options: check them "
                                    "and try again."),
             ):
-                await page.get_by_label("Options (JSON)").fill(typed)
+                await page.get_by_label("Rules settings").fill(typed)
                 await page.get_by_role("button", name="Create and sit down").click()
                 await page.get_by_text(said).wait_for()
                 assert await shown.first.inner_text() == said

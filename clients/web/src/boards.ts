@@ -6,7 +6,7 @@ import { gateway } from "./api";
 import { errorText } from "./errors";
 import { signedIn } from "./signin";
 import type { Game, GameInfo, LeaderboardEntry, ListLeaderboardResponse, Match } from "./gen/parlour/gateway/v1/gateway_pb";
-import { playerName, ratingText, recordedText, standingLine, tally, where } from "./records";
+import { lastVariant, playerName, ratingText, recordedText, rememberVariant, standingLine, tally, where } from "./records";
 
 /** Where the record the last seat taken counts toward is kept (JoinMatchResponse.player). */
 const PLAYER = "parlour:player";
@@ -73,6 +73,7 @@ export async function showRating(box: HTMLElement, match: Match, player: string,
     for (const record of records) {
       const played = record.recent.find((m) => m.match === match.name);
       if (!played) continue;
+      rememberVariant(record.game, record.variant);
       const board = await gateway.listLeaderboard({ game: match.game, variant: record.variant, top: 5, around: player });
       const place = where(info, record.variant);
       box.replaceChildren(el("p", standingLine(place, record, board.players, played.change), "standing"), boardTable(board, key));
@@ -94,6 +95,7 @@ function gameBoard(game: GameInfo, mine: () => string): HTMLElement {
     option.value = variant.name;
     picker.append(option);
   }
+  picker.value = game.variants.some((v) => v.name === lastVariant(game.game)) ? lastVariant(game.game)! : picker.value;
   const shown = el("div");
   const load = async () => {
     const board = await gateway.listLeaderboard({ game: game.game, variant: picker.value, top: 10, around: mine() });

@@ -20,6 +20,7 @@ interface Seated {
   seat: number | null;
   variant?: string; // the way to play's title, when this page created the match
   player?: string; // the record the seat counts toward (JoinMatchResponse.player)
+  botsComing?: number; // bots this page asked for, still sitting down while seats are free
 }
 
 let games: Game[] = [];
@@ -175,11 +176,40 @@ async function create(): Promise<void> {
     });
     if (!response.ok) throw new Error(await refusalOf(response));
   }
-  await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName, player: joined.player });
+  await sit({ match, token: joined.seatToken, seat: joined.seat, variant: chosen.displayName, player: joined.player, botsComing: bots });
 }
 
+/** The name box, remembered for the next tab (it names the record a match counts for). */
 function name(): string {
-  return $<HTMLInputElement>("name").value.trim() || "guest";
+  const typed = $<HTMLInputElement>("name").value.trim() || "guest";
+  localStorage.setItem("parlour:name", typed);
+  return typed;
+}
+
+/** The name box agrees with the name this browser sits under (issue 43: "guest" in the box
+ * while the header said "You are Ada"). */
+function agreeName(seated: string): void {
+  if (!seated) return;
+  $<HTMLInputElement>("name").value = seated;
+  localStorage.setItem("parlour:name", seated);
+}
+
+/** The seat's pass was replaced (the seat re-opened in another tab or window): this tab
+ * stops playing and offers to re-open the seat here. True when that was the error. */
+function seatLost(e: unknown): boolean {
+  if (!(e instanceof ConnectError) || !/^(INVALID_SEAT_TOKEN|SEAT_TOKEN_REVOKED):/.test(e.rawMessage) || !current?.token) return false;
+  const match = current.match;
+  stopStream?.abort();
+  current = { ...current, token: null };
+  actions = [];
+  $("actions").replaceChildren();
+  $("actions-box").hidden = true;
+  document.body.dataset.state = "seat-lost";
+  const again = el("button", "Re-open your seat here") as HTMLButtonElement;
+  again.onclick = guard(async () => { $<HTMLInputElement>("match").value = match; await join(); });
+  error("Your seat was opened in another tab or window, so this tab no longer plays it.");
+  $("error").append(" ", again);
+  return true;
 }
 
 function matchName(text: string): string {
@@ -241,7 +271,7 @@ async function sit(seated: Seated): Promise<void> {
   $("offer").hidden = true;
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
-  $("match-name").textContent = seated.match;
+  $("match-name").textContent = "";
   $("variant-title").textContent = seated.variant ?? "";
   document.body.dataset.state = "playing";
   show("table");
@@ -265,7 +295,7 @@ function follow(seated: Seated): void {
       // Progress (the match moved, maybe without an event) or a heartbeat: look again.
       if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
-  })().catch((e) => { if (!controller.signal.aborted) error(errorText(e)); });
+  })().catch((e) => { if (!controller.signal.aborted && !seatLost(e)) error(errorText(e)); });
 }
 
 /** One feed line in the viewer's terms, as a sentence. */
@@ -289,7 +319,7 @@ function refresh(): Promise<void> {
       again = false;
       await redraw();
     } while (again);
-  })().finally(() => { refreshing = null; });
+  })().catch((e) => { if (!seatLost(e)) error(errorText(e)); }).finally(() => { refreshing = null; });
   return refreshing;
 }
 
@@ -342,6 +372,7 @@ async function redraw(): Promise<void> {
   const catalogue = new Names(decode(info?.catalogue));
   $("status").textContent = status(match, progress);
   $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
+  if (viewer !== null) agreeName(seatNames[viewer]);
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
   const pic = picture(game, view, catalogue, seatNames);
   $("picture").replaceChildren(...(pic ? [pic] : []));
@@ -361,6 +392,7 @@ async function redraw(): Promise<void> {
     return button;
   }));
   $("actions-box").hidden = !actions.length;
+  $("prompt").textContent = render(listed?.prompt ?? "", viewer, seatNames);
   drawUndo(progress, viewer);
   drawClocks();
   if (progress.outcome && seated.token && !ratingShown) {
@@ -389,7 +421,9 @@ function status(match: Match, progress: MatchProgress): string {
   const parts = viewer !== null && seats.includes(viewer) ? ["your turn"] : [];
   if (others.length) parts.push(`waiting for ${andList(others)}`);
   const free = match.seats.filter((s) => !s.occupied).length;
-  if (free) parts.push(`waiting for ${plural(free, "more player")}: share this page's address to let them join`);
+  const bots = Math.min(free, current?.botsComing ?? 0);
+  if (bots) parts.push(`${bots === 1 ? "a bot is" : `${bots} bots are`} sitting down`);
+  if (free > bots) parts.push(`waiting for ${plural(free - bots, "more player")}: share this page's address to let them join`);
   const text = parts.join("; ") || "waiting";
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -475,7 +509,7 @@ async function act(index: number): Promise<void> {
     if (after > version) version = after;
     error("");
   } catch (e) {
-    error(errorText(e));
+    if (!seatLost(e)) error(errorText(e));
   } finally {
     acting = false;
   }
@@ -508,6 +542,7 @@ async function start(): Promise<void> {
   $("undo-refuse").onclick = guard(() => answerUndo(false));
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); lobbyRecords(); };
   setInterval(drawClocks, 1000);
+  $<HTMLInputElement>("name").value = localStorage.getItem("parlour:name") || $<HTMLInputElement>("name").value;
   await loadGames();
   lobbyRecords();
   const [kind, match] = window.location.hash.slice(1).split("=");

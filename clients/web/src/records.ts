@@ -58,3 +58,13 @@ export function recordedText(recorded: RecordedMatch): string {
   const privately = recorded.private ? ", private table" : "";
   return `${when} UTC, ${won}${ordinal(recorded.place)} of ${recorded.sides} (${changeText(recorded.change)}${privately})`;
 }
+
+/** The variant of a game whose leaderboard opens first: the one last played to the end here
+ * (issue 43: Murder Castle's opened on the standard game after an Automa win). */
+export function lastVariant(game: string): string | null {
+  return localStorage.getItem(`parlour:variant:${game}`);
+}
+
+export function rememberVariant(game: string, variant: string): void {
+  localStorage.setItem(`parlour:variant:${game}`, variant);
+}
