@@ -194,10 +194,25 @@ function agreeName(seated: string): void {
   localStorage.setItem("parlour:name", seated);
 }
 
-/** The seat's pass was replaced (the seat re-opened in another tab or window): this tab
- * stops playing and offers to re-open the seat here. True when that was the error. */
+/** Tabs of this browser tell each other the seats they open: the older tab of a seat knows
+ * at once that its pass was replaced. */
+const seatsOpened = new BroadcastChannel("parlour:seats");
+seatsOpened.onmessage = (message: MessageEvent<{ match: string; seat: number }>) => {
+  const { match, seat } = message.data;
+  if (current?.token && current.match === match && current.seat === seat) loseSeat();
+};
+
+/** The seat's pass was replaced (the seat re-opened in another tab or window): true when
+ * that was the error, and this tab stops playing it. */
 function seatLost(e: unknown): boolean {
   if (!(e instanceof ConnectError) || !/^(INVALID_SEAT_TOKEN|SEAT_TOKEN_REVOKED):/.test(e.rawMessage) || !current?.token) return false;
+  loseSeat();
+  return true;
+}
+
+/** This tab no longer plays its seat: it says so and offers to re-open the seat here. */
+function loseSeat(): void {
+  if (!current?.token) return;
   const match = current.match;
   stopStream?.abort();
   current = { ...current, token: null };
@@ -209,7 +224,6 @@ function seatLost(e: unknown): boolean {
   again.onclick = guard(async () => { $<HTMLInputElement>("match").value = match; await join(); });
   error("Your seat was opened in another tab or window, so this tab no longer plays it.");
   $("error").append(" ", again);
-  return true;
 }
 
 function matchName(text: string): string {
@@ -269,6 +283,8 @@ async function sit(seated: Seated): Promise<void> {
   $("rating").hidden = true;
   $("status").textContent = ""; // not the last table's end until this one is read
   $("offer").hidden = true;
+  error("");
+  if (seated.token) seatsOpened.postMessage({ match: seated.match, seat: seated.seat });
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
   $("match-name").textContent = "";
@@ -295,6 +311,8 @@ function follow(seated: Seated): void {
       // Progress (the match moved, maybe without an event) or a heartbeat: look again.
       if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
+    // The stream ended (the seat's pass revoked, the match over): look once more.
+    if (!controller.signal.aborted) await refresh();
   })().catch((e) => { if (!controller.signal.aborted && !seatLost(e)) error(errorText(e)); });
 }
 
