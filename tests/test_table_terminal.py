@@ -294,3 +294,37 @@ async def test_a_refusal_reads_as_a_sentence_in_the_terminal(redis_url):
     assert play.returncode == 2
     assert err.decode().strip() == (
         "parlour play: Every seat of this match is taken: you can watch it instead.")
+
+
+async def test_one_choice_decisions_are_played_for_you_and_every_menu_has_a_prompt(redis_url):
+    """Issue 43 items 2 and 5: with one-choice decisions played for the person (`parlour
+    play`'s default), the menu never waits on a single choice, the feed says what was
+    played for you, and every menu has a prompt saying what the decision is for."""
+    game, _title, seats, _most, options = CASES["isayholmes-standard"]
+    async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
+        async with GatewayClient(address) as client:
+            table = await Table.create(client, game, seats, "Ada", options)
+            bots = start_bots(address, table.match, seats - 1, "random")
+            app = PlayApp(table, play_forced=True)
+            rng = Rng.from_seed(11)
+            try:
+                async with app.run_test(size=(140, 45)) as pilot:
+                    while True:
+                        await asyncio.wait_for(app.ready.wait(), 300)
+                        snapshot = app.snapshot
+                        if snapshot.progress.HasField("outcome"):
+                            break
+                        labels = menu_labels(app)
+                        assert len(labels) > 1, labels
+                        assert shown(app, "#prompt").strip(), labels
+                        await pilot.press(*str(rng.below(len(labels)) + 1), "enter")
+                        async with app.updated:
+                            await app.updated.wait_for(
+                                lambda v=snapshot.progress.version:
+                                app.snapshot.progress.version > v)
+                    feed = "\n".join(str(line.text) for line in app.query_one("#feed").lines)
+            finally:
+                if bots.poll() is None:
+                    bots.terminate()
+                bots.wait()
+    assert "Played for you, your only choice:" in feed

@@ -379,7 +379,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         try:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
                              args.strategy, args.join, args.seat, args.watch, options,
-                             rated=not args.unrated))
+                             rated=not args.unrated, play_forced=not args.ask_every_choice))
         except grpc.RpcError as error:
             from parlour.client.refusals import error_text
 
@@ -601,6 +601,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default=login_name(), help="your name at the table, and the "
                    "record your results count toward on a gateway without identity "
                    "(default: your login name)")
+    p.add_argument("--ask-every-choice", action="store_true", help="ask even when a "
+                   "decision has one legal choice (by default it is played for you; F3 "
+                   "switches at the table)")
     p.add_argument("--unrated", action="store_true", help="a friendly match: nobody's "
                    "rating changes")
     p.add_argument("--options", metavar="JSON", help="the game's match options as JSON, e.g. "

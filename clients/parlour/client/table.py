@@ -42,6 +42,8 @@ class Snapshot:
     table: gw.TableText
     #: Every seat's player name, in seat order ("" while free).
     names: list[str]
+    #: What the caller's decision is for, written out for the viewer ("" when none).
+    prompt: str = ""
 
 
 def seat_names(match: gw.Match) -> list[str]:
@@ -141,7 +143,8 @@ class Table:
             for i, a in enumerate(legal)
         ]
         return Snapshot(match, unpack(view.view, self.game.view_type), listed.progress,
-                        legal, labels, view.table, names)
+                        legal, labels, view.table, names,
+                        render(listed.prompt, self.me, names) if legal else "")
 
     async def record_at_end(self) -> list[str]:
         """Once the match is over: the seat's rating, its change and the leaderboard (none

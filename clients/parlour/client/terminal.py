@@ -3,7 +3,10 @@
 Type the number of an action and press Enter (or pick it in the menu). The status line
 says whose turn it is; the clock line shows turn timers and time banks; an open undo
 request shows Accept and Refuse. `?` and Enter (or F1) shows the rules text behind the
-table's lines; `details` and Enter (or F2) the raw View, for developers. Ctrl+Q quits.
+table's lines; `details` and Enter (or F2) the raw View, for developers. Above the menu,
+what the decision is for. A decision with one choice is played for you when the app is
+told to (`parlour play` does, unless --ask-every-choice); F3 turns that on and off. Ctrl+Q
+quits.
 """
 
 from __future__ import annotations
@@ -56,15 +59,20 @@ class PlayApp(App):
     #main { height: 1fr; }
     #view { width: 1fr; border: round $primary; padding: 0 1; }
     #feed { width: 1fr; border: round $secondary; }
+    #prompt { height: auto; padding: 0 1; color: $accent; }
     #menu { height: auto; max-height: 12; border: round $accent; }
     #choice { dock: bottom; }
     """
     BINDINGS = [("ctrl+q", "quit", "Quit"), ("f1", "rules", "Rules text (?)"),
-                ("f2", "details", "Details (raw view)")]
+                ("f2", "details", "Details (raw view)"),
+                ("f3", "forced", "Play one-choice decisions for me")]
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, play_forced: bool = False) -> None:
         super().__init__()
         self.table = table
+        #: Whether a decision with one legal choice is played without asking.
+        self.play_forced = play_forced
+        self._forced_at = -1
         self.snapshot: Snapshot | None = None
         self.namer = catalogue_namer(table.game)
         self.show_rules = False
@@ -89,6 +97,7 @@ class PlayApp(App):
             with VerticalScroll(id="view"):
                 yield Static("", id="view-text")
             yield RichLog(id="feed", wrap=True, markup=False)
+        yield Static("", id="prompt")
         yield OptionList(id="menu")
         yield Input(placeholder="the number of your choice and Enter (? rules text, "
                     "details: raw view)", id="choice")
@@ -162,15 +171,39 @@ class PlayApp(App):
             menu.add_options([Text(f"{i}. {label}") for i, label in
                               enumerate(snapshot.labels, 1)])
             menu.display = bool(snapshot.labels)
+            prompt = self.query_one("#prompt", Static)
+            prompt.update(Text(snapshot.prompt))
+            prompt.display = bool(snapshot.labels and snapshot.prompt)
             if snapshot.progress.HasField("outcome") and not self._record_asked:
                 self._record_asked = True
                 self.run_worker(self.show_record(), group="record")
-            if snapshot.labels or snapshot.progress.HasField("outcome") or answer:
+            forced = (self.play_forced and len(snapshot.legal) == 1 and not answer
+                      and not snapshot.progress.HasField("outcome"))
+            if (snapshot.labels or snapshot.progress.HasField("outcome") or answer) and not forced:
                 self.ready.set()
             else:
                 self.ready.clear()
+            if forced and self._forced_at < snapshot.progress.version:
+                self._forced_at = snapshot.progress.version
+                self.run_worker(self.play_only_choice(snapshot), group="forced")
         async with self.updated:
             self.updated.notify_all()
+
+    async def play_only_choice(self, snapshot: Snapshot) -> None:
+        """A decision with one legal choice: played for the person, said in the feed."""
+        self.query_one("#feed", RichLog).write(
+            Text(f"(Played for you, your only choice: {snapshot.labels[0]}. F3: ask instead.)"))
+        try:
+            await self.table.act(snapshot.legal[0], snapshot.progress.version)
+        except grpc.aio.AioRpcError as error:
+            self.notify(error_text(error), severity="error")
+        await self.refresh_table()
+
+    def action_forced(self) -> None:
+        self.play_forced = not self.play_forced
+        self.notify("A decision with one choice is " + (
+            "played for you" if self.play_forced else "asked, like any other"))
+        self.run_worker(self.refresh_table())
 
     async def show_record(self) -> None:
         """Below the result: the viewer's rating, its change and the leaderboard."""
@@ -231,8 +264,9 @@ class PlayApp(App):
 async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                strategy: str, join: str | None = None, seat: int | None = None,
                watch: str | None = None, options: Message | None = None,
-               rated: bool = True) -> None:
-    """Create (or join, or watch) a match, start the bots' process, and run the app."""
+               rated: bool = True, play_forced: bool = True) -> None:
+    """Create (or join, or watch) a match, start the bots' process, and run the app (which
+    plays one-choice decisions for the person when `play_forced`)."""
     from parlour.client.client import GatewayClient
     from parlour.client.seating import check_game_seating
     from parlour.client.table import start_bots
@@ -250,7 +284,7 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
         else:
             table = await Table.create(client, game, seats, name, options, rated)
         helpers = start_bots(address, table.match, bots, strategy) if bots else None
-        app = PlayApp(table)
+        app = PlayApp(table, play_forced)
         try:
             await app.run_async()
         finally:
