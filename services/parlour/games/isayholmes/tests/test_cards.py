@@ -135,7 +135,7 @@ def test_deduction_is_a_private_look_at_a_hand():
     state, _ = act(state, 0, target(1))
     state, events = act(state, 1, decline())
     assert [list(s.cards) for s in kinds(events, "seen")] == [[]]
-    assert sorted(kinds(events, "seen", viewer=0)[1].cards) == [pb.CARD_MORIARTY, pb.CARD_CLUE]
+    assert sorted(kinds(events, "seen", viewer=0)[-1].cards) == [pb.CARD_MORIARTY, pb.CARD_CLUE]
     assert kinds(events, "seen", viewer=2) == kinds(events, "seen")
     assert state.phase == pb.PHASE_TURN and hand(state, 1) == [pb.CARD_MORIARTY, pb.CARD_CLUE]
 
@@ -156,7 +156,7 @@ def test_mycroft_needs_a_london_location_and_trades_hands():
     state, events = act(state, 1, decline())
     assert hand(state, 0) == sorted([pb.CARD_ALIBI, pb.CARD_TELEGRAM, pb.CARD_BOAT])
     assert hand(state, 1) == [pb.CARD_CLUE]
-    assert kinds(events, "traded", viewer=1)[1].hand == [pb.CARD_CLUE]
+    assert kinds(events, "traded", viewer=1)[-1].hand == [pb.CARD_CLUE]
 
 
 def test_plot_thickens_reshuffles_all_but_the_previous_card():
@@ -242,7 +242,7 @@ def test_thick_fog_deals_each_player_back_as_many_cards_as_they_had():
     assert Counter(hand(state, 1)) != Counter(hands[1])
     (public,) = kinds(events, "redealt")
     assert list(public.hand_sizes) == [2, 4, 1, 2] and not public.hand
-    assert sorted(kinds(events, "redealt", viewer=3)[1].hand) == hand(state, 3)
+    assert sorted(kinds(events, "redealt", viewer=3)[-1].hand) == hand(state, 3)
 
 
 def test_after_thick_fog_any_location_and_the_chit_is_set_on_arrival():
@@ -285,7 +285,7 @@ def test_clue_shows_two_random_cards_or_the_only_one(held, seen):
     state, events = act(state, 1, decline())
     (public,) = kinds(events, "seen")
     assert public.count == seen and not public.cards
-    private = kinds(events, "seen", viewer=0)[1].cards
+    private = kinds(events, "seen", viewer=0)[-1].cards
     assert len(private) == seen and set(private) <= set(victim)
     assert list(state.peeks[0].cards) == list(private)
 
@@ -321,7 +321,7 @@ def test_disguise_shows_the_highest_card_and_the_shower_breaks_ties():
         act(state, 1, A(show=pb.ShowCard(card=pb.CARD_CLUE)))
     assert refused.value.reason == "NOT_HIGHEST_CARD"
     state, events = act(state, 1, A(show=pb.ShowCard(card=pb.CARD_MORIARTY)))
-    assert list(kinds(events, "seen", viewer=0)[1].cards) == [pb.CARD_MORIARTY]
+    assert list(kinds(events, "seen", viewer=0)[-1].cards) == [pb.CARD_MORIARTY]
     assert (
         kinds(events, "seen", viewer=2)[0].count == 1
         and not kinds(events, "seen", viewer=2)[0].cards
@@ -342,7 +342,7 @@ def test_constabulary_passes_a_card_secretly():
     state, events = act(state, 0, A(give=pb.GiveCard(card=pb.CARD_MORIARTY)))
     assert hand(state, 2) == sorted(FILLER + [pb.CARD_MORIARTY])
     assert kinds(events, "given", viewer=1)[0].card == pb.CARD_UNSPECIFIED
-    assert kinds(events, "given", viewer=2)[1].card == pb.CARD_MORIARTY
+    assert kinds(events, "given", viewer=2)[-1].card == pb.CARD_MORIARTY
 
 
 def test_inspector_makes_an_opponent_draw_two():

@@ -88,12 +88,14 @@ def test_a_drawn_suitable_card_is_played_immediately():
 
 
 def test_a_drawn_unsuitable_card_is_kept_and_play_passes_left():
-    """A drawn card that is not Suitable joins the hand; play passes left (Rulebook 4, Play)."""
+    """A drawn card that is not Suitable joins the hand; play passes left (Rulebook 4, Play).
+    The drawer reads one line naming the card, the others one without it (issue 43)."""
     state = position([[pb.CARD_CLUE], [pb.CARD_CLUE], [pb.CARD_CLUE]], draw_top=(pb.CARD_ARREST,))
     after, events = act(state, 0, draw())
     assert hand(after, 0) == [pb.CARD_CLUE, pb.CARD_ARREST] and after.turn == 1
     assert [list(d.cards) for d in kinds(events, "drawn")] == [[]]
-    assert [list(d.cards) for d in kinds(events, "drawn", viewer=0)] == [[], [pb.CARD_ARREST]]
+    assert [list(d.cards) for d in kinds(events, "drawn", viewer=0)] == [[pb.CARD_ARREST]]
+    assert [list(d.cards) for d in kinds(events, "drawn", viewer=1)] == [[]]
 
 
 def test_i_say_out_of_sequence_costs_nothing_and_keeps_the_sequence():
