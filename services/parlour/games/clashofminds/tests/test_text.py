@@ -121,8 +121,9 @@ def test_witness_names_the_opposing_card_by_role():
     state, _ = act(state, HOLMES, use_influence=dict(
         action_card=pb.ACTION_CARD_DRAW_OR_USE, thread=0, index=witness))
     labels = GAME.label_actions(state, HOLMES, legal(state, HOLMES))
-    assert labels == ["return Moriarty's Bribe (2) in Crime Thread 1 to Moriarty's hand (Witness)",
-                      "return Moriarty's Cipher (used, 3) in Crime Thread 1 to Moriarty's hand (Witness)"]
+    assert labels == [
+        "return Moriarty's Bribe (2) in Crime Thread 1 to Moriarty's hand (Witness)",
+        "return Moriarty's Cipher (used, 3) in Crime Thread 1 to Moriarty's hand (Witness)"]
     lines = table_lines(GAME.describe_view(GAME.view(state, MORIARTY), MORIARTY))
     assert "  Waiting for Player 1 (Holmes) to choose a target for Witness" in lines
 
