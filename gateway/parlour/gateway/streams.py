@@ -9,7 +9,7 @@ from parlour.gateway.edge import Viewer, match_id_of
 from parlour.gateway.fanout import Finished, Heartbeat, Progress
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
-from parlour.gateway.play import PlaySession
+from parlour.gateway.play import PlaySession, progress_message
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
@@ -50,7 +50,7 @@ def stream_message(
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
     if isinstance(item, Progress):
-        return gw.StreamEventsResponse(progress=public.progress(item.data))
+        return gw.StreamEventsResponse(progress=progress_message(item))
     metrics.EVENTS_SENT.inc(len(item))
     if len(item) == 1:
         return gw.StreamEventsResponse(event=match_event(item[0], event_url))
