@@ -418,9 +418,10 @@ class EventHub:
         feed = self.feeds.get(match)
         version = 0
         if feed is None:  # told of commits from now on, then read where the stream is
-            await self.store.watch_match(match, self.gateway_id)
-            version = await self._stored_version(match)
-        first, last, finished_at = await self.store.stream_bounds(match, finished=True)
+            stored, first, last, finished_at = await self.store.open_feed(match, self.gateway_id)
+            version = rules.MatchProgress.FromString(stored).version if stored else 0
+        else:
+            first, last, finished_at = await self.store.stream_bounds(match, finished=True)
         if after < 0:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -519,11 +520,6 @@ class EventHub:
                         return
         finally:
             feed.reading = False
-
-    async def _stored_version(self, match: str) -> int:
-        """The match's version now (0 if unknown): a new feed's progress starts after it."""
-        data = await self.store.stored_progress(match)
-        return rules.MatchProgress.FromString(data).version if data else 0
 
     async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
         """Offer the match's stored progress; False if its events are not all read yet."""

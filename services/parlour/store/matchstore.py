@@ -329,13 +329,20 @@ class MatchStore:
         seat, version = await self.redis.hmget(keys.meta(match), f"t:{token_hash}", "sv")
         return (None if seat is None else int(seat)), int(version or 0)
 
-    async def watch_match(self, match: str, gateway: str) -> None:
-        """Tell commits of the match to notify this gateway (keys.gateways)."""
+    async def open_feed(
+        self, match: str, gateway: str
+    ) -> tuple[bytes | None, int | None, int, int | None]:
+        """Tell commits of the match to notify this gateway (keys.gateways), then, in the
+        same round trip, read the stored progress and stream_bounds(finished=True)'s
+        answer: (progress, first, last, finished_at)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.sadd(keys.gateways(match), gateway)
         if self.retention.abandoned_seconds:
             pipe.expire(keys.gateways(match), self.retention.abandoned_seconds)
-        await pipe.execute()
+        pipe.hget(keys.state(match), "p")
+        self._bounds(pipe, match)
+        *_, progress, head, tail, status, final = await pipe.execute()
+        return progress, *_bounds(head, tail, status, final)
 
     async def unwatch_match(self, match: str, gateway: str) -> None:
         """This gateway has no subscriber of the match any more."""
@@ -549,20 +556,23 @@ class MatchStore:
         """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
         `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
+        self._bounds(pipe, match)
+        first, last, final = _bounds(*await pipe.execute())
+        return (first, last, final) if finished else (first, last)
+
+    @staticmethod
+    def _bounds(pipe, match: str) -> None:
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
-        if finished:
-            pipe.hget(keys.meta(match), "status")
-            pipe.hget(keys.state(match), "q")
-        head, tail, *end = await pipe.execute()
-        first, last = (
-            (_sequence(head[0][0]) if head else None),
-            (_sequence(tail[0][0]) if tail else 0),
-        )
-        if not finished:
-            return first, last
-        status, final = end
-        return first, last, (int(final) if status == b"finished" and final is not None else None)
+        pipe.hget(keys.meta(match), "status")
+        pipe.hget(keys.state(match), "q")
+
+
+def _bounds(head, tail, status, final) -> tuple[int | None, int, int | None]:
+    """stream_bounds' answer from its replies."""
+    first = _sequence(head[0][0]) if head else None
+    last = _sequence(tail[0][0]) if tail else 0
+    return first, last, (int(final) if status == b"finished" and final is not None else None)
 
 
 def _sequence(entry_id: bytes) -> int:
