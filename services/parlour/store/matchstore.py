@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.exceptions import NoScriptError
 
-from parlour.store import connection, keys
+from parlour.store import connection, keys, packing
 from parlour.store.retention import Retention
 
 EVERYONE = b"*"
@@ -172,7 +172,9 @@ class MatchStore:
         sent once more on a fresh one; every script is idempotent, so this is safe."""
         kwargs.setdefault("retention", Retention.from_env())
         kwargs.setdefault("finished_request_ttl", kwargs["retention"].request_seconds)
-        return cls(connection.connect(url, timeout), **kwargs)
+        client = connection.connect(url, timeout)
+        packing.install(client)
+        return cls(client, **kwargs)
 
     async def close(self) -> None:
         """Close the connection pool (and, through Sentinel, the sentinels' connections)."""
