@@ -522,6 +522,11 @@ class MatchStore:
         )
         return [(match.decode(), int(score)) for match, score in due]
 
+    async def next_timer(self, game: str) -> int | None:
+        """The earliest deadline in the game's timer set (None: no timer)."""
+        first = await self.redis.zrange(keys.timers(game), 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
     async def settle_timer(
         self, game: str, match: str, seen_ms: int, deadline_ms: int | None
     ) -> None:
