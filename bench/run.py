@@ -690,6 +690,19 @@ def sizing_table(sizing: dict | None) -> list[str]:
     return lines
 
 
+def not_quiet(load: dict, max_load: float, quick: bool) -> str:
+    """Why a run's figures are refused ('' when they stand): other work's load average
+    went above `max_load` (0: never refuse; a quick run never refuses)."""
+    if quick or not max_load or load["others_loadavg_max"] <= max_load:
+        return ""
+    return (
+        f"the machine was not quiet: other work's load average reached "
+        f"{load['others_loadavg_max']:.2f} (> {max_load:g}; the machine's own "
+        f"{load['machine_loadavg_max']:.2f}, other processes used {load['others_cores']:.2f} "
+        "cores); no table and no ratios. Re-run with nothing else on the machine."
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -732,16 +745,9 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = Path(args.out or RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     path.write_text(json.dumps(results, indent=2) + "\n")
-    load = results["machine"]["load"]
-    if not args.quick and args.max_load and load["others_loadavg_max"] > args.max_load:
-        print(
-            f"the machine was not quiet: other work's load average reached "
-            f"{load['others_loadavg_max']:.2f} (> {args.max_load:g}; the machine's own "
-            f"{load['machine_loadavg_max']:.2f}, other processes used {load['others_cores']:.2f} "
-            f"cores); no ratios printed. Re-run with nothing else on the machine.\n"
-            f"results: {path}",
-            file=sys.stderr,
-        )
+    refused = not_quiet(results["machine"]["load"], args.max_load, args.quick)
+    if refused:
+        print(f"{refused}\nresults: {path}", file=sys.stderr)
         sys.exit(3)
     print(table(results))
     print(f"\nresults: {path} ({results['elapsed_s']} s)")
