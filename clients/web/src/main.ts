@@ -5,6 +5,7 @@ import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
 import { Names, namer, picture } from "./pictures";
+import { drawBoard, offerOnBoard } from "./tableboard";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
@@ -343,7 +344,8 @@ async function redraw(): Promise<void> {
   $("status").textContent = status(match, progress);
   $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
-  const pic = picture(game, view, catalogue, seatNames);
+  const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer);
+  const pic = drawn?.element ?? picture(game, view, catalogue, seatNames);
   $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
   const sections = drawTable(viewResponse.table, viewer);
@@ -354,7 +356,8 @@ async function redraw(): Promise<void> {
   $<HTMLDetailsElement>("details").open ||= !sections.length;
   actions = listed?.actions ?? [];
   const labels = listed?.labels ?? [];
-  $("actions").replaceChildren(...actions.map((action, i) => {
+  if (drawn && actions.length) offerOnBoard(drawn, actions.map(decode), labels.map((l) => render(l, viewer, seatNames)), $("actions"), acting, String(progress.version), (i) => void act(i));
+  else $("actions").replaceChildren(...actions.map((action, i) => {
     const button = el("button", render(labels[i] || describe(decode(action)), viewer, seatNames)) as HTMLButtonElement;
     button.disabled = acting;
     button.onclick = () => void act(i);

@@ -1,0 +1,47 @@
+// The table drawn by the game's own board module (services/parlour/games/<game>/board.ts,
+// found by build.py), with the legal actions offered on it (choose.ts).
+import type { JsonObject } from "@bufbuild/protobuf";
+import { BOARDS } from "./gen/boards";
+import { offer } from "./choose";
+import type { Choice, Ctx, GameBoard, Obj } from "./kit";
+
+export interface Drawn {
+  board: GameBoard;
+  ctx: Ctx;
+  element: HTMLElement;
+}
+
+/** The game's board for this view, or null when the game draws none. */
+export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject, seatNames: string[], viewer: number | null): Drawn | null {
+  const board = (BOARDS as Record<string, GameBoard>)[game];
+  if (!board) return null;
+  const ctx: Ctx = {
+    view: view as Obj, catalogue: catalogue as Obj, seatNames, viewer,
+    who: (seat) => (seat === viewer ? "you" : seatNames[seat] || `Player ${seat + 1}`),
+  };
+  const element = document.createElement("div");
+  element.className = `board board-${game}`;
+  element.append(board.draw(ctx));
+  const info = document.createElement("p");
+  info.className = "card-info";
+  info.setAttribute("aria-live", "polite");
+  info.textContent = "Point at or focus a card to read it.";
+  element.append(info);
+  const tell = (event: Event) => {
+    const about = (event.target as Element).closest?.("[data-info]");
+    if (about) info.textContent = about.getAttribute("data-info");
+  };
+  element.addEventListener("mouseover", tell);
+  element.addEventListener("focusin", tell);
+  element.addEventListener("click", tell);
+  return { board, ctx, element };
+}
+
+/** Offer `actions` (decoded, with the server's labels in the viewer's words) on the board. */
+export function offerOnBoard(drawn: Drawn, actions: JsonObject[], labels: string[], panel: HTMLElement, busy: boolean, version: string, act: (index: number) => void): void {
+  const choices: Choice[] = actions.map((action, i) => {
+    const [kind, fields] = Object.entries(action)[0] ?? ["", {}];
+    return { kind, fields: (fields ?? {}) as Obj, label: labels[i] ?? kind };
+  });
+  offer({ board: drawn.board, ctx: drawn.ctx, root: drawn.element, panel, choices, busy, version, act });
+}
