@@ -18,7 +18,7 @@ const ACTION_CARDS: [string, string, string][] = [
 const ACTION_NAME = Object.fromEntries(ACTION_CARDS.map(([k, n]) => [k, n]));
 const THREAD_W = 310;
 const PLACED_W = 56;
-const PLACED_H = 76;
+const PLACED_H = 64;
 
 function influence(ctx: Ctx, id: number | undefined): Obj | undefined {
   return entry(ctx.catalogue, "influence", id);
@@ -90,7 +90,8 @@ function thread(ctx: Ctx, t: number, x: number, y: number, h: number): SVGElemen
   const view = ctx.view;
   const crime = view.threads[t] as Obj;
   const g = svg("g", { class: "thread" });
-  g.append(area(x, y, THREAD_W, h, "", { "data-target": `thread:${t}`, "aria-label": `Crime Thread ${t + 1}`, fill: "#fbf8ef" }));
+  const target = area(x, y, THREAD_W, h, "", { "data-target": `thread:${t}`, "aria-label": `Crime Thread ${t + 1}`, fill: "#fbf8ef" });
+  g.append(target);
   const bottom = me(ctx);
   const top = 1 - bottom;
   const half = (h - 110) / 2;
@@ -102,7 +103,7 @@ function thread(ctx: Ctx, t: number, x: number, y: number, h: number): SVGElemen
     cards.forEach((_, i) => {
       const row = Math.floor(i / perRow);
       const cx = x + 8 + (i % perRow) * (PLACED_W + 4);
-      const cy = seat === top ? sy + 20 + row * (PLACED_H / 2) : sy + half - 22 - PLACED_H - row * (PLACED_H / 2);
+      const cy = seat === top ? sy + 20 + row * (PLACED_H + 4) : sy + half - 22 - PLACED_H - row * (PLACED_H + 4);
       g.append(placedCard(ctx, t, seat, i, cx, cy));
     });
   }
@@ -110,7 +111,7 @@ function thread(ctx: Ctx, t: number, x: number, y: number, h: number): SVGElemen
   const plan = entry(ctx.catalogue, "crimePlan", crime.crimeCard);
   const visible = !!plan;
   const tokens = [crime.deductionToken ? "Deduction Token" : "", crime.seenByHolmes ? "seen by Holmes" : ""].filter(Boolean).join(", ");
-  g.append(card({
+  target.append(card({
     x: x + 40, y: cy, w: THREAD_W - 80, h: 88,
     name: visible ? `${plan!.name}${crime.revealed ? "" : " (face down)"}` : `Crime Thread ${t + 1}: face down`,
     note: tokens || (visible ? `${plan!.thread} · Crime Thread ${t + 1}` : ""),
