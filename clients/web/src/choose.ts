@@ -14,6 +14,8 @@ let clicked: number[] = [];
 let decision = "";
 /** The version a lone action was already sent at (sent once, even if refused). */
 let autoSentAt = "";
+/** What is offered now (a redraw of the same board and decision changes nothing). */
+let shown: { root: Element; key: string } | null = null;
 
 export interface Offer {
   board: GameBoard;
@@ -44,6 +46,9 @@ function el(tag: string, text = "", className = ""): HTMLElement {
 /** Offer the choices on the board; redrawn after every click. */
 export function offer(o: Offer): void {
   const key = o.choices.map((c) => c.label).join("\n");
+  const same = `${key}\n${o.busy}\n${o.version}`;
+  if (shown?.root === o.root && shown.key === same) return;
+  shown = { root: o.root, key: same };
   if (key !== decision) {
     decision = key;
     chosen = [];
@@ -53,6 +58,7 @@ export function offer(o: Offer): void {
 }
 
 function render(o: Offer): void {
+  unmark(o.root);
   const all = o.choices.map((choice, index) => ({ choice, index, steps: o.board.steps(choice, o.ctx) }));
   let left = all.filter((c) => chosen.every((k, i) => c.steps[i] === k));
   if (!left.length) {
@@ -117,14 +123,29 @@ function render(o: Offer): void {
   panel.append(autoBox());
 }
 
+/** Every place marked before is a plain picture again. */
+function unmark(root: Element): void {
+  for (const node of root.querySelectorAll<HTMLElement>(".legal, .chosen")) {
+    node.classList.remove("legal", "chosen");
+    delete node.dataset.legal;
+    node.removeAttribute("tabindex");
+    node.setAttribute("role", node.dataset.role ?? "img");
+    node.setAttribute("aria-label", node.dataset.aria ?? "");
+    node.onclick = null;
+    node.onkeydown = null;
+  }
+}
+
 /** A place on the board made a target: highlighted, focusable, clicked or Enter/Space. */
 function mark(place: Element, words: string, go: () => void): void {
   const node = place as HTMLElement;
   node.classList.add("legal");
   node.dataset.legal = "1";
+  node.dataset.role ??= node.getAttribute("role") ?? "img";
+  node.dataset.aria ??= node.getAttribute("aria-label") ?? "";
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
-  const own = node.getAttribute("aria-label") ?? "";
+  const own = node.dataset.aria;
   node.setAttribute("aria-label", words === own || !own ? words : `${words} (${own})`);
   node.onclick = (event) => { event.stopPropagation(); go(); };
   node.onkeydown = (event) => {

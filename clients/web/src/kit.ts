@@ -89,30 +89,40 @@ export interface CardSpec {
   aria?: string;
 }
 
-/** A card: a rounded rectangle with its name, value and colour; hover shows its rules. */
+/** A card: a rounded rectangle with its name, value and colour; hover shows its rules. A
+ * card that can be a target carries a hit area on top (named for screen readers; the
+ * printed words under it are hidden from them, the name says them all). */
 export function card(spec: CardSpec): SVGElement {
   const w = spec.w ?? 74, h = spec.h ?? 100;
   const words = [spec.name, spec.value ? `value ${spec.value}` : "", spec.note ?? ""].filter(Boolean).join(", ");
+  const name = spec.aria ?? words;
   const g = svg("g", {
     class: `card${spec.back ? " back" : ""}${spec.dim ? " dim" : ""}`,
     transform: `translate(${spec.x},${spec.y})`,
-    "data-target": spec.target,
     "data-info": spec.text ? `${spec.name}: ${spec.text}` : undefined,
-    "aria-label": spec.aria ?? words,
-    role: "img",
+    "aria-label": spec.target ? undefined : name,
+    role: spec.target ? undefined : "img",
   });
   g.append(svg("title", {}, spec.text ? `${words}. ${spec.text}` : words));
-  g.append(svg("rect", { class: "card-face", width: w, height: h, rx: 6, fill: spec.back ? "#4a3b5c" : "#fffdf4", stroke: spec.colour ?? "#555", "stroke-width": 3 }));
+  const face = svg("g", { "aria-hidden": "true" });
+  g.append(face);
+  face.append(svg("rect", { class: "card-face", width: w, height: h, rx: 6, fill: spec.back ? "#4a3b5c" : "#fffdf4", stroke: spec.colour ?? "#555", "stroke-width": 3 }));
   if (spec.back) {
-    g.append(svg("rect", { x: 6, y: 6, width: w - 12, height: h - 12, rx: 4, fill: "none", stroke: "#c9b98f", "stroke-dasharray": "4 3" }));
-    g.append(label(w / 2, h / 2 - (spec.name === "?" ? -6 : 6), wrap(spec.name, 10, 3), { fill: "#f7f3ea", "font-size": spec.name === "?" ? 22 : 11 }));
+    face.append(svg("rect", { x: 6, y: 6, width: w - 12, height: h - 12, rx: 4, fill: "none", stroke: "#c9b98f", "stroke-dasharray": "4 3" }));
+    face.append(label(w / 2, h / 2 - (spec.name === "?" ? -6 : 6), wrap(spec.name, 10, 3), { fill: "#f7f3ea", "font-size": spec.name === "?" ? 22 : 11 }));
   } else {
-    if (spec.colour) g.append(svg("rect", { width: w, height: 16, rx: 6, fill: spec.colour }));
-    g.append(label(w / 2, 34, wrap(spec.name, 11, 3), { "font-weight": "bold" }));
-    if (spec.value) g.append(label(w / 2, h - 12, [spec.value], { "font-size": 18, "font-weight": "bold", fill: "#3b2f2a" }));
+    if (spec.colour) face.append(svg("rect", { width: w, height: 16, rx: 6, fill: spec.colour }));
+    face.append(label(w / 2, 34, wrap(spec.name, Math.max(6, Math.floor(w / 6.5)), 3), { "font-weight": "bold" }));
+    if (spec.value) face.append(label(w / 2, h - 12, [spec.value], { "font-size": 18, "font-weight": "bold", fill: "#3b2f2a" }));
   }
-  if (spec.note) g.append(label(w / 2, spec.back ? h - 8 : h - 32, [spec.note], { "font-size": 9, fill: spec.back ? "#f7f3ea" : "#555" }));
+  if (spec.note) face.append(label(w / 2, spec.back ? h - 8 : h - 32, [spec.note], { "font-size": 9, fill: spec.back ? "#f7f3ea" : "#555" }));
+  if (spec.target) g.append(hit(0, 0, w, h, spec.target, name));
   return g;
+}
+
+/** A transparent target on top of a drawing: what is highlighted, focused and clicked. */
+export function hit(x: number, y: number, w: number, h: number, target: string, name: string): SVGElement {
+  return svg("rect", { class: "hit", x, y, width: w, height: h, rx: 6, fill: "transparent", "data-target": target, role: "img", "aria-label": name });
 }
 
 /** A labelled round token (a clock hour, a supply count, a pawn). */
@@ -123,11 +133,11 @@ export function token(x: number, y: number, r: number, text: string, colour: str
   return g;
 }
 
-/** A clickable region (a thread, a pile) drawn as a rounded outline with a caption. */
+/** A region (a thread, a seat) drawn as a rounded outline with a caption. */
 export function area(x: number, y: number, w: number, h: number, caption: string, attrs: Obj = {}): SVGElement {
-  const g = svg("g", { class: "area", ...attrs });
+  const g = svg("g", { class: "area", ...attrs, fill: undefined });
   g.append(svg("rect", { class: "area-face", x, y, width: w, height: h, rx: 8, fill: attrs.fill ?? "#fff", stroke: "#c9b98f" }));
-  if (caption) g.append(label(x + w / 2, y + 16, [caption], { "font-weight": "bold", "font-size": 12 }));
+  if (caption) g.append(label(x + w / 2, y + 16, [caption], { "font-weight": "bold", "font-size": 12, "aria-hidden": "true" }));
   return g;
 }
 

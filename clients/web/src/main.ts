@@ -346,7 +346,7 @@ async function redraw(): Promise<void> {
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
   const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer);
   const pic = drawn?.element ?? picture(game, view, catalogue, seatNames);
-  $("picture").replaceChildren(...(pic ? [pic] : []));
+  if ($("picture").firstChild !== pic) $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
   const sections = drawTable(viewResponse.table, viewer);
   $("board").replaceChildren(...sections);

@@ -15,6 +15,9 @@ export interface Drawn {
 export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject, seatNames: string[], viewer: number | null): Drawn | null {
   const board = (BOARDS as Record<string, GameBoard>)[game];
   if (!board) return null;
+  // The same table again (a heartbeat's redraw): the same element, so focus and hover stay.
+  const same = JSON.stringify([game, view, seatNames, viewer]);
+  if (last?.same === same) return last.drawn;
   const ctx: Ctx = {
     view: view as Obj, catalogue: catalogue as Obj, seatNames, viewer,
     who: (seat) => (seat === viewer ? "you" : seatNames[seat] || `Player ${seat + 1}`),
@@ -34,8 +37,12 @@ export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject,
   element.addEventListener("mouseover", tell);
   element.addEventListener("focusin", tell);
   element.addEventListener("click", tell);
-  return { board, ctx, element };
+  const drawn = { board, ctx, element };
+  last = { same, drawn };
+  return drawn;
 }
+
+let last: { same: string; drawn: Drawn } | null = null;
 
 /** Offer `actions` (decoded, with the server's labels in the viewer's words) on the board. */
 export function offerOnBoard(drawn: Drawn, actions: JsonObject[], labels: string[], panel: HTMLElement, busy: boolean, version: string, act: (index: number) => void): void {

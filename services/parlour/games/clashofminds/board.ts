@@ -2,7 +2,7 @@
 // side's cards face up or down with their Influence Values, the Crime Plan Card between),
 // your hand, deck and Action Cards, the Agents. A move is built on it: a card, then a
 // thread, then the Action Card it is made with.
-import { area, canvas, card, entry, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
+import { area, canvas, card, entry, hit, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
 
 const W = 980;
 const H = 760;
@@ -90,8 +90,8 @@ function thread(ctx: Ctx, t: number, x: number, y: number, h: number): SVGElemen
   const view = ctx.view;
   const crime = view.threads[t] as Obj;
   const g = svg("g", { class: "thread" });
-  const target = area(x, y, THREAD_W, h, "", { "data-target": `thread:${t}`, "aria-label": `Crime Thread ${t + 1}`, fill: "#fbf8ef" });
-  g.append(target);
+  const target = area(x, y, THREAD_W, h, "", { fill: "#fbf8ef" });
+  g.append(target, hit(x, y, THREAD_W, h, `thread:${t}`, `Crime Thread ${t + 1}`));
   const bottom = me(ctx);
   const top = 1 - bottom;
   const half = (h - 110) / 2;

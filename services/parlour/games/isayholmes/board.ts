@@ -2,7 +2,7 @@
 // Sequence (the Discard Pile, top card last), the Location chit, your hand as cards. A card
 // is played, defended with, shown or given by clicking it; an opponent is named by
 // clicking their seat; the Draw Pile draws.
-import { area, canvas, card, entry, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
+import { area, canvas, card, entry, hit, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
 
 const W = 980;
 const H = 560;
@@ -44,12 +44,10 @@ function draw(ctx: Ctx): Element {
   others.forEach((seat, i) => {
     const x = 10 + i * slot;
     const turn = view.turn === seat || (view.turn === undefined && seat === 0);
-    const g = area(x, 8, slot - 10, 92, `${seatName(ctx, seat)}${turn ? " — to play" : ""}`, {
-      "data-target": `seat:${seat}`, fill: turn ? "#fff4d6" : "#fff",
-      "aria-label": `${seatName(ctx, seat)}: ${sizes[seat] ?? 0} cards, ${scores[seat] ?? 0} points`,
-    });
+    const g = area(x, 8, slot - 10, 92, `${seatName(ctx, seat)}${turn ? " — to play" : ""}`, { fill: turn ? "#fff4d6" : "#fff" });
     for (let c = 0; c < Math.min(sizes[seat] ?? 0, 10); c++) g.append(svg("rect", { x: x + 10 + c * 14, y: 30, width: 26, height: 38, rx: 3, fill: "#4a3b5c", stroke: "#c9b98f" }));
-    g.append(label(x + (slot - 10) / 2, 88, [`${sizes[seat] ?? 0} cards · ${scores[seat] ?? 0} points`], { "font-size": 12 }));
+    g.append(label(x + (slot - 10) / 2, 88, [`${sizes[seat] ?? 0} cards · ${scores[seat] ?? 0} points`], { "font-size": 12, "aria-hidden": "true" }));
+    g.append(hit(x, 8, slot - 10, 92, `seat:${seat}`, `${seatName(ctx, seat)}: ${sizes[seat] ?? 0} cards, ${scores[seat] ?? 0} points${turn ? ", to play" : ""}`));
     root.append(g);
   });
   // The middle: Draw Pile, Location chit, the Story Sequence.
