@@ -370,7 +370,7 @@ async function redraw(): Promise<void> {
     ratingShown = true;
     showRating($("rating"), match, seated.player ?? "", info).catch((e) => { $("rating").textContent = errorText(e); });
   }
-  document.body.dataset.state = progress.outcome ? "over" : actions.length ? "your-turn" : "waiting";
+  document.body.dataset.state = progress.outcome ? "over" : acting ? "acting" : actions.length ? "your-turn" : "waiting";
   document.body.dataset.version = String(progress.version);
 }
 

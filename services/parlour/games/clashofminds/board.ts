@@ -5,7 +5,7 @@
 import { area, canvas, card, entry, hit, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
 
 const W = 980;
-const H = 760;
+const H = 660;
 const HOLMES = 0;
 const ROLE = ["Holmes", "Moriarty"];
 const ICON_COLOUR: Record<string, string> = { person: "#2b5fa8", evidence: "#2f8a4a", object: "#b07a1c" };
@@ -53,7 +53,7 @@ function me(ctx: Ctx): number {
   return ctx.viewer ?? HOLMES;
 }
 
-function placedCard(ctx: Ctx, t: number, seat: number, i: number, x: number, y: number): SVGElement {
+function placedCard(ctx: Ctx, t: number, seat: number, i: number, x: number, y: number, w: number): SVGElement {
   const placed = (ctx.view.threads[t].sides[seat].cards ?? [])[i] as Obj;
   const spec = influence(ctx, placed.card);
   const value = cardValue(ctx, t, seat, i);
@@ -62,7 +62,7 @@ function placedCard(ctx: Ctx, t: number, seat: number, i: number, x: number, y: 
   const owner = seat === ctx.viewer ? "your" : `${ROLE[seat]}'s`;
   const name = known ? spec!.name : placed.support ? "Support" : "?";
   return card({
-    x, y, w: PLACED_W, h: PLACED_H, name,
+    x, y, w, h: PLACED_H, name,
     value: value === undefined ? undefined : String(value),
     note: notes.join(", "),
     colour: known ? ICON_COLOUR[spec!.icon] : undefined,
@@ -99,12 +99,12 @@ function thread(ctx: Ctx, t: number, x: number, y: number, h: number): SVGElemen
     const cards = (crime.sides?.[seat]?.cards ?? []) as Obj[];
     g.append(label(x + THREAD_W / 2, seat === top ? sy + 12 : sy + half - 4,
       [`${seat === ctx.viewer ? "Your" : ROLE[seat] + "'s"} side: ${sideTotal(ctx, t, seat)}`], { "font-size": 12, "font-weight": "bold", fill: seat === HOLMES ? "#2b5fa8" : "#8a1f1f" }));
-    const perRow = 5;
+    // one row, the cards narrower when there are many
+    const w = Math.min(PLACED_W, Math.floor((THREAD_W - 12) / Math.max(cards.length, 1)) - 4);
     cards.forEach((_, i) => {
-      const row = Math.floor(i / perRow);
-      const cx = x + 8 + (i % perRow) * (PLACED_W + 4);
-      const cy = seat === top ? sy + 20 + row * (PLACED_H + 4) : sy + half - 22 - PLACED_H - row * (PLACED_H + 4);
-      g.append(placedCard(ctx, t, seat, i, cx, cy));
+      const cx = x + 8 + i * (w + 4);
+      const cy = seat === top ? sy + 20 : sy + half - 22 - PLACED_H;
+      g.append(placedCard(ctx, t, seat, i, cx, cy, w));
     });
   }
   const cy = y + half + 8;
@@ -195,10 +195,10 @@ function draw(ctx: Ctx): Element {
   root.append(label(900, 100, [`Deduction ${view.deductionSupply ?? 0} · Distraction ${view.distractionSupply ?? 0}`], { "font-size": 10 }));
   // The three Crime Threads.
   const threads = (view.threads ?? []) as Obj[];
-  threads.forEach((_, t) => root.append(thread(ctx, t, 10 + t * (THREAD_W + 15), 112, 430)));
+  threads.forEach((_, t) => root.append(thread(ctx, t, 10 + t * (THREAD_W + 15), 112, 340)));
   // Bottom band: your hand, deck, discard, Action Cards, Agent (or Moriarty's drawn Crime Plan).
   const mine = (view.players?.[bottom] ?? {}) as Obj;
-  const y = 552;
+  const y = 458;
   const drawn = (view.crimeDrawn ?? []) as number[];
   if (drawn.length) {
     root.append(label(80, y + 14, ["Crime Plan drawn"], { "font-size": 12, "font-weight": "bold" }));
