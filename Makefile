@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-quick bench-sizing bench-engines bench-bots web clean
+.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-quick bench-sizing bench-engines bench-bots web pictures clean
 
 setup: $(STAMP) gen
 
@@ -83,6 +83,11 @@ bench-bots: setup
 web: setup
 	cd clients/web && npm ci --no-audit --no-fund
 	$(BIN)/python clients/web/build.py
+
+# docs/pictures/<game>.png: each game's board, mid-match, from the board browser tests
+pictures: setup
+	test -d clients/web/node_modules || (cd clients/web && npm ci --no-audit --no-fund)
+	PARLOUR_PICTURES=1 $(BIN)/python -m pytest -q -n 0 -p no:randomly tests/test_board_browser.py -m 'slow or not slow'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -68,6 +68,7 @@ async def play_on_the_board(redis_url: str, case: str, picture: str, moves_befor
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         async with Browser(address) as browser:
             page = await browser.page()
+            await page.set_viewport_size({"width": 1280, "height": 900})
             page.set_default_timeout(30_000)
             await page.evaluate("localStorage.setItem('parlour:auto-forced', 'on')")
             await sit_down(page, case)

@@ -112,7 +112,8 @@ export function card(spec: CardSpec): SVGElement {
     face.append(label(w / 2, h / 2 - (spec.name === "?" ? -6 : 6), wrap(spec.name, 10, 3), { fill: "#f7f3ea", "font-size": spec.name === "?" ? 22 : 11 }));
   } else {
     if (spec.colour) face.append(svg("rect", { width: w, height: 16, rx: 6, fill: spec.colour }));
-    face.append(label(w / 2, 34, wrap(spec.name, Math.max(6, Math.floor(w / 6.5)), 3), { "font-weight": "bold" }));
+    const small = w < 70;
+    face.append(label(w / 2, 30, wrap(spec.name, Math.max(6, Math.floor(w / (small ? 5.4 : 6.5))), 3), { "font-weight": "bold", "font-size": small ? 9 : 11 }));
     if (spec.value) face.append(label(w / 2, h - 12, [spec.value], { "font-size": 18, "font-weight": "bold", fill: "#3b2f2a" }));
   }
   if (spec.note) face.append(label(w / 2, spec.back ? h - 8 : h - 32, [spec.note], { "font-size": 9, fill: spec.back ? "#f7f3ea" : "#555" }));

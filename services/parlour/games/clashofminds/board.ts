@@ -145,8 +145,8 @@ function actionCards(ctx: Ctx, seat: number, x: number, y: number): SVGElement {
   const slots = (player.finalSlots ?? []) as Obj[];
   ACTION_CARDS.forEach(([key, name, text], i) => {
     const slot = slots.find((s) => s.card === key);
-    const note = used.has(key) ? "used this turn" : slot ? `in Crime Thread ${(slot.thread ?? 0) + 1}${slot.revealed ? ", revealed" : ""}` : "Action Card";
-    g.append(card({ x: x + i * 70, y, w: 64, h: 70, name, note, text, colour: "#6b4e2e", dim: used.has(key), target: seat === ctx.viewer ? `act:${key}` : undefined, aria: `${seat === ctx.viewer ? "your" : ROLE[seat] + "'s"} Action Card ${name}, ${note}` }));
+    const note = used.has(key) ? "used" : slot ? `Thread ${(slot.thread ?? 0) + 1}${slot.revealed ? ", shown" : ""}` : "";
+    g.append(card({ x: x + i * 70, y, w: 64, h: 70, name, note, text, colour: "#6b4e2e", dim: used.has(key), target: seat === ctx.viewer ? `act:${key}` : undefined, aria: `${seat === ctx.viewer ? "your" : ROLE[seat] + "'s"} Action Card ${name}${note ? ", " + note : ""}` }));
   });
   slots.filter((s) => !s.card).forEach((s, i) => {
     g.append(card({ x: x + (4 + i) * 70, y, w: 64, h: 70, name: "?", note: `Thread ${(s.thread ?? 0) + 1}`, back: true, aria: `a face-down Action Card in Crime Thread ${(s.thread ?? 0) + 1}` }));
@@ -215,7 +215,7 @@ function draw(ctx: Ctx): Element {
     const spec = influence(ctx, c);
     root.append(card({
       x: hx + i * step, y: y + 22, w: 74, h: 110, name: spec?.name ?? "card", value: spec ? `${spec.played}/${spec.used}` : undefined,
-      note: spec ? `${spec.icon}${spec.constant ? ", constant" : ""}` : "", colour: spec ? ICON_COLOUR[spec.icon] : undefined, text: spec?.text,
+      note: spec?.icon ?? "", colour: spec ? ICON_COLOUR[spec.icon] : undefined, text: spec?.text,
       target: `hand:${c}`, aria: `${spec?.name ?? "card"} in your hand, played ${spec?.played}, used ${spec?.used}`,
     }));
   });

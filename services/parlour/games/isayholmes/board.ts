@@ -5,7 +5,8 @@
 import { area, canvas, card, entry, hit, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
 
 const W = 980;
-const H = 560;
+const H = 480;
+const KIND: Record<string, string> = { LONDON_LOCATION: "London", COUNTRY_LOCATION: "Country", I_SAY: "I Say" };
 const COLOURS: Record<string, string> = {
   VILLAIN: "#8a1f1f", MOVEMENT: "#2b5fa8", LONDON_LOCATION: "#2f8a4a", COUNTRY_LOCATION: "#7a8a2f",
   INFORMATION: "#6b3fa0", ACTION: "#c2621a", ALIBI: "#666", MASTERMIND: "#222", I_SAY: "#b07a1c",
@@ -24,7 +25,7 @@ function drawCard(ctx: Ctx, id: string, x: number, y: number, extra: Obj = {}): 
   const spec = info(ctx, id);
   return card({
     x, y, w: 78, h: 112, name: spec?.title ?? "card", value: spec ? String(spec.value) : undefined,
-    note: spec ? `${spec.category.toLowerCase().replace("_", " ")}${spec.iSay ? ", I Say" : ""}` : "",
+    note: spec ? KIND[spec.category] ?? spec.category.toLowerCase().replace("_", " ") : "",
     colour: COLOURS[spec?.category ?? ""] ?? "#8a6a3a", text: spec?.text, ...extra,
   });
 }
@@ -80,7 +81,7 @@ function draw(ctx: Ctx): Element {
   notes.forEach((n, i) => root.append(label(490, my + 174 + i * 16, [n], { "font-size": 12 })));
   // Your hand.
   const hand = (view.hand ?? []) as string[];
-  const hy = 330;
+  const hy = 316;
   if (ctx.viewer !== null) {
     const total = hand.reduce((sum, c) => sum + (info(ctx, c)?.value ?? 0), 0);
     root.append(label(490, hy + 12, [`Your hand: ${hand.length} cards, ${total} points if the round ended now · your score ${scores[ctx.viewer] ?? 0}`], { "font-size": 13, "font-weight": "bold" }));
