@@ -122,3 +122,16 @@ async def test_i_say_holmes_is_played_with_cards(redis_url):
     assert not seen["problems"], "\n".join(seen["problems"][:20])
     assert not seen["axe"], "\n".join(seen["axe"])
     assert "Game over." in seen["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["murdercastle-standard", "murdercastle-automa-beginner",
+                                  "murdercastle-play-as-holmes", "murdercastle-second-story"])
+async def test_murder_castle_is_played_on_its_castle(redis_url, case):
+    """Murder Castle in each mode (three rounds) to the end by clicking rooms, doorways,
+    tiles, cubes and cards; a new room's rotations are pictures of the room, clicked."""
+    seen = await play_on_the_board(redis_url, case, f"{case}.png", 12)
+    assert seen["moves"] > 5
+    assert not seen["problems"], "\n".join(seen["problems"][:20])
+    assert not seen["axe"], "\n".join(seen["axe"])
+    assert "Game over." in seen["text"]

@@ -13,6 +13,9 @@ export interface Ctx {
   viewer: number | null;
   /** A seat in the viewer's words: "you", or the player's name. */
   who(seat: number): string;
+  /** The viewer's legal actions now (a board may draw what only a choice shows, e.g. a
+   * room's rotations). */
+  choices: Choice[];
 }
 
 /** One legal action: the oneof case of the game's Action, its fields, the server's words. */

@@ -344,7 +344,8 @@ async function redraw(): Promise<void> {
   $("status").textContent = status(match, progress);
   $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
-  const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer);
+  const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer,
+    (listed?.actions ?? []).map(decode), (listed?.labels ?? []).map((l) => render(l, viewer, seatNames)));
   const pic = drawn?.element ?? picture(game, view, catalogue, seatNames);
   if ($("picture").firstChild !== pic) $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
@@ -356,7 +357,7 @@ async function redraw(): Promise<void> {
   $<HTMLDetailsElement>("details").open ||= !sections.length;
   actions = listed?.actions ?? [];
   const labels = listed?.labels ?? [];
-  if (drawn && actions.length) offerOnBoard(drawn, actions.map(decode), labels.map((l) => render(l, viewer, seatNames)), $("actions"), acting, String(progress.version), (i) => void act(i));
+  if (drawn && actions.length) offerOnBoard(drawn, $("actions"), acting, String(progress.version), (i) => void act(i));
   else $("actions").replaceChildren(...actions.map((action, i) => {
     const button = el("button", render(labels[i] || describe(decode(action)), viewer, seatNames)) as HTMLButtonElement;
     button.disabled = acting;

@@ -12,14 +12,18 @@ export interface Drawn {
 }
 
 /** The game's board for this view, or null when the game draws none. */
-export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject, seatNames: string[], viewer: number | null): Drawn | null {
+export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject, seatNames: string[], viewer: number | null, actions: JsonObject[], labels: string[]): Drawn | null {
   const board = (BOARDS as Record<string, GameBoard>)[game];
   if (!board) return null;
   // The same table again (a heartbeat's redraw): the same element, so focus and hover stay.
-  const same = JSON.stringify([game, view, seatNames, viewer]);
+  const same = JSON.stringify([game, view, seatNames, viewer, actions, labels]);
   if (last?.same === same) return last.drawn;
+  const choices: Choice[] = actions.map((action, i) => {
+    const [kind, fields] = Object.entries(action)[0] ?? ["", {}];
+    return { kind, fields: (fields ?? {}) as Obj, label: labels[i] ?? kind };
+  });
   const ctx: Ctx = {
-    view: view as Obj, catalogue: catalogue as Obj, seatNames, viewer,
+    view: view as Obj, catalogue: catalogue as Obj, seatNames, viewer, choices,
     who: (seat) => (seat === viewer ? "you" : seatNames[seat] || `Player ${seat + 1}`),
   };
   const element = document.createElement("div");
@@ -44,11 +48,7 @@ export function drawBoard(game: string, view: JsonObject, catalogue: JsonObject,
 
 let last: { same: string; drawn: Drawn } | null = null;
 
-/** Offer `actions` (decoded, with the server's labels in the viewer's words) on the board. */
-export function offerOnBoard(drawn: Drawn, actions: JsonObject[], labels: string[], panel: HTMLElement, busy: boolean, version: string, act: (index: number) => void): void {
-  const choices: Choice[] = actions.map((action, i) => {
-    const [kind, fields] = Object.entries(action)[0] ?? ["", {}];
-    return { kind, fields: (fields ?? {}) as Obj, label: labels[i] ?? kind };
-  });
-  offer({ board: drawn.board, ctx: drawn.ctx, root: drawn.element, panel, choices, busy, version, act });
+/** Offer the viewer's legal actions on the board. */
+export function offerOnBoard(drawn: Drawn, panel: HTMLElement, busy: boolean, version: string, act: (index: number) => void): void {
+  offer({ board: drawn.board, ctx: drawn.ctx, root: drawn.element, panel, choices: drawn.ctx.choices, busy, version, act });
 }
