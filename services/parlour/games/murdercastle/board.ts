@@ -248,7 +248,10 @@ function side(ctx: Ctx, x: number, root: SVGElement, offered: Obj[]): number {
     const facts = [`${p.strikes ?? 0} strike${p.strikes === 1 ? "" : "s"}`, `${p.keepCount ?? 0} Keep card${p.keepCount === 1 ? "" : "s"}`];
     g.append(label(x + 32, y + 15, [seatWords(ctx, s)], { "text-anchor": "start", "font-size": 11, "font-weight": "bold" }));
     g.append(label(x + 32, y + 31, [facts.join(" · ")], { "text-anchor": "start", "font-size": 10 }));
-    g.append(cubes((p.board?.counts ?? []) as number[], x + 200, y + 24, 10));
+    ((p.board?.counts ?? []) as number[]).forEach((n, c) => {
+      g.append(svg("rect", { x: x + 196 + c * 26, y: y + 8, width: 12, height: 12, fill: FILL[c], stroke: "#222", rx: 2, "aria-hidden": "true" }));
+      g.append(label(x + 196 + c * 26 + 6, y + 36, [String(n)], { "font-size": 11, "aria-hidden": "true" }));
+    });
     const held = ((p.board?.counts ?? []) as number[]).map((n, c) => n ? `${n} ${evidence(ctx, c)}` : "").filter(Boolean);
     g.append(hit(x, y, SIDE_W, 44, `seat:${s}`, `${seatWords(ctx, s)}: ${facts.join(", ")}; evidence: ${held.join(", ") || "none"}`));
     root.append(g);
@@ -328,14 +331,14 @@ function draw(ctx: Ctx, offered: Obj[] = []): Element {
   const handG = svg("g");
   const top = Math.max(height, sideH) + 8;
   if (ctx.viewer !== null) {
-    handG.append(label(60, top + 14, [`Your Keep cards (${hand.length})`], { "font-size": 12, "font-weight": "bold" }));
+    handG.append(label(10, top + 14, [hand.length ? `Your Keep cards (${hand.length})` : "You hold no Keep cards."], { "font-size": 12, "font-weight": "bold", "text-anchor": "start" }));
     hand.forEach((c, i) => {
       const e = entry(ctx.catalogue, "events", c) ?? {};
       handG.append(card({ x: 10 + i * 92, y: top + 22, w: 86, h: 96, name: e.name ?? "Event", note: (e.category ?? "").replace(/_/g, " "), text: e.effect, colour: "#6b3fa0", target: `hand:${c}`, aria: `${e.name ?? "Event"} in your hand` }));
     });
   }
   const W = castleW + 10 + SIDE_W + 10;
-  const H = top + (ctx.viewer !== null ? 126 : 0);
+  const H = top + (ctx.viewer === null ? 0 : hand.length ? 126 : 24);
   const root = canvas(Math.max(W, 10 + hand.length * 92), H, "Murder Castle table");
   root.append(svg("rect", { width: "100%", height: H, fill: "#efe6d2", rx: 10 }), scratch, sideG, handG);
   return root;
@@ -356,6 +359,7 @@ function steps(choice: Choice): string[] {
     case "give": return [`hand:${f.card}`, "give"];
     case "pick": return [`pick:${f.tile}`];
     case "potion": return [`potion:${f.spot ?? 0}`];
+    case "assign": return [`holmes-card:${f.card ?? 0}`, `tile:${f.tile}`];
     default: return [`${choice.kind}:${JSON.stringify(f)}`];
   }
 }
