@@ -100,6 +100,8 @@ async def play_on_the_board(redis_url: str, case: str, picture: str, moves_befor
                     continue  # the table moved on under the pointer: look again
                 # the click either narrows the choice (new targets) or sends it
                 await asyncio.sleep(0.05)
+            if moves < moves_before_shot:  # a short match: its end, then
+                await page.screenshot(path=str(PICTURES / picture), full_page=True)
             text = await page.locator("body").inner_text()
     return {"moves": moves, "problems": problems, "axe": axe or [], "text": text}
 

@@ -387,16 +387,37 @@ const FRAME_PROMPT: Record<string, string> = {
   FRAME_KIND_PANEL_CUBE: "Put the cube on a Control Panel placeholder.",
 };
 
+/** What each frame's prompt is about (the keys it expects among the targets). */
+const FRAME_KEYS: Record<string, string[]> = {
+  FRAME_KIND_SELECT_TILE: ["tile:"], FRAME_KIND_PLACE_ROOM: ["rotate:"], FRAME_KIND_FILL_SAFE: ["cube:"],
+  FRAME_KIND_HOLMES_ROOM: ["place:"], FRAME_KIND_ESCAPE: ["place:"], FRAME_KIND_HAND_LIMIT: ["hand:"],
+  FRAME_KIND_EVENT_WINDOW: ["hand:"], FRAME_KIND_CHOOSE_PLACE: ["place:"], FRAME_KIND_CHOOSE_SEAT: ["seat:"],
+  FRAME_KIND_DEFEND: ["hand:"], FRAME_KIND_EVENT_MOVE: ["place:"], FRAME_KIND_PICK_ROOM_TILE: ["pick:"],
+  FRAME_KIND_CHOOSE_DOOR: ["door:"], FRAME_KIND_GIVE_CARD: ["hand:"], FRAME_KIND_PICK_POTION: ["potion:"],
+  FRAME_KIND_CHOOSE_COLOUR: ["cube:", "collect:"], FRAME_KIND_DROP_EVIDENCE: [],
+};
+
+const KEY_WORDS: [string, string][] = [
+  ["place:", "a room in the castle"], ["door:", "a doorway of your room (to explore through it)"],
+  ["tile:", "an Action Tile"], ["cube:", "a colour in the Evidence Bag"], ["collect:", "a cube in your room's safe"],
+  ["hand:", "a Keep card"], ["seat:", "a player"], ["rotate:", "how the new room turns"],
+  ["potion:", "a potion on the Laboratory Shelf"], ["pick:", "a room tile"],
+];
+
 function prompt(ctx: Ctx, chosen: string[], next: string[]): string {
   const frames = (ctx.view.frames ?? []) as Obj[];
-  const top = [...frames].reverse().find((f) => (f.seat ?? 0) === ctx.viewer) ?? frames[frames.length - 1];
+  const top = frames[frames.length - 1];
   if (chosen.length && next.every((k) => ["play", "discard", "give"].includes(k))) return "Play this card, or discard it?";
   const tile = ctx.view.current as string | undefined;
-  if (top?.kind === "FRAME_KIND_ACT" && tile) {
-    const what = { ACTION_TILE_EXPLORE: "click a doorway of your room to explore through it", ACTION_TILE_COLLECT: "click a cube in your room's safe to collect it", ACTION_TILE_DRAW: "draw an Event Card" }[tile] ?? "click a room to move to";
-    return `${TILE_WORDS[tile] ?? "Your action"}: ${what}${next.some((k) => k.startsWith("pass")) ? ", or pass" : ""}.`;
+  const buttons = next.some((k) => !KEY_WORDS.some(([p]) => k.startsWith(p))) ? ", or use a button above the board" : "";
+  if (top?.kind === "FRAME_KIND_ACT" && tile && next.some((k) => /^(place|door|collect):/.test(k))) {
+    const what = { ACTION_TILE_EXPLORE: "click a highlighted doorway of your room to explore through it", ACTION_TILE_COLLECT: "click a cube in your room's safe to collect it" }[tile] ?? "click the room to move to";
+    return `${TILE_WORDS[tile] ?? "Your action"}: ${what}${buttons}.`;
   }
-  return FRAME_PROMPT[top?.kind ?? ""] ?? "Choose on the board, or with the buttons.";
+  const expects = FRAME_KEYS[top?.kind ?? ""];
+  if (expects && FRAME_PROMPT[top.kind] && (!expects.length || next.some((k) => expects.some((p) => k.startsWith(p))))) return FRAME_PROMPT[top.kind];
+  const kinds = KEY_WORDS.filter(([p]) => next.some((k) => k.startsWith(p))).map(([, w]) => w);
+  return kinds.length ? `Choose ${kinds.join(", or ")}${buttons}.` : "Choose with the buttons above the board.";
 }
 
 function keyLabel(key: string): string | undefined {
