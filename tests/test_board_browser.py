@@ -43,7 +43,8 @@ async def targets(page, deadline: float) -> list[str] | None:
             return None
         if now == "your-turn":
             names = await legal.evaluate_all(
-                "ts => ts.filter(t => !t.disabled).map(t => t.getAttribute('aria-label') || t.innerText)")
+                "ts => ts.filter(t => !t.disabled)"
+                ".map(t => t.getAttribute('aria-label') || t.innerText)")
             if names:
                 return names
         await asyncio.sleep(0.05)
@@ -134,6 +135,25 @@ async def test_murder_castle_is_played_on_its_castle(redis_url, case):
     tiles, cubes and cards; a new room's rotations are pictures of the room, clicked."""
     seen = await play_on_the_board(redis_url, case, f"{case}.png", 12)
     assert seen["moves"] > 5
+    assert not seen["problems"], "\n".join(seen["problems"][:20])
+    assert not seen["axe"], "\n".join(seen["axe"])
+    assert "Game over." in seen["text"]
+
+
+@pytest.mark.slow
+async def test_house_of_horrors_is_played_on_its_board(redis_url):
+    """House of Horrors to the end: Rooms, battles, cards in hand and spoils clicked."""
+    seen = await play_on_the_board(redis_url, "houseofhorrors-standard", "houseofhorrors.png")
+    assert seen["moves"] > 5
+    assert not seen["problems"], "\n".join(seen["problems"][:20])
+    assert not seen["axe"], "\n".join(seen["axe"])
+    assert "Game over." in seen["text"]
+
+
+@pytest.mark.slow
+async def test_clash_of_minds_with_agents_is_played_on_its_board(redis_url):
+    """Clash of Minds' Agent mode to the end: the Agents are clicked too."""
+    seen = await play_on_the_board(redis_url, "clashofminds-agents", "clashofminds-agents.png", 20)
     assert not seen["problems"], "\n".join(seen["problems"][:20])
     assert not seen["axe"], "\n".join(seen["axe"])
     assert "Game over." in seen["text"]

@@ -140,7 +140,8 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
                 text = await page.locator("body").inner_text()
                 # two copies of one card in a hand are one choice, named alike
-                problems += choice_problems(sorted(set(labels))) + screen_problems(text.splitlines())
+                problems += choice_problems(sorted(set(labels)))
+                problems += screen_problems(text.splitlines())
                 assert re.search(r"^Your turn", text, re.MULTILINE)
                 pick = rng.below(len(labels))
                 moves += 1
