@@ -33,8 +33,8 @@ function drawCard(ctx: Ctx, id: number, x: number, y: number, target?: string, w
   const kind = (c.kind ?? "").replace("CARD_KIND_", "").replace("_", " ").toLowerCase();
   const text = [facts(c), c.hourglasses ? `${c.hourglasses} hourglasses` : "", c.text ?? ""].filter(Boolean).join(". ");
   return card({
-    x, y, w, h, name: c.name ?? "card", value: c.hourglasses ? `⌛${c.hourglasses}` : undefined,
-    note: facts(c) || kind, colour: KIND_COLOUR[c.kind] ?? "#555", text: `${kind}: ${text}`, target,
+    x, y, w, h, name: c.name ?? "card", value: c.hourglasses ? String(c.hourglasses) : undefined,
+    note: facts(c) || (c.hourglasses ? `${kind}, hourglasses` : kind), colour: KIND_COLOUR[c.kind] ?? "#555", text: `${kind}: ${text}`, target,
     aria: `${c.name ?? "card"}, ${kind}${facts(c) ? ", " + facts(c) : ""}${c.hourglasses ? `, ${c.hourglasses} hourglasses` : ""}`,
   });
 }
@@ -46,9 +46,8 @@ function who(ctx: Ctx, seat: number): string {
 function draw(ctx: Ctx): Element {
   const view = ctx.view;
   const seats = ((view.handSizes ?? []) as number[]).length;
-  const H = 300 + seats * 76 + 150;
-  const root = canvas(W, H, "House of Horrors table");
-  root.append(svg("rect", { width: W, height: H, fill: "#2b2233", rx: 10 }));
+  const root = canvas(W, 300 + seats * 76 + 150, "House of Horrors table");
+  root.append(svg("rect", { width: "100%", height: "100%", fill: "#2b2233", rx: 10 }));
   const light = { fill: "#eee" };
   // the encounter: the Room, the battle, Midnight/Dawn, the decks
   root.append(label(60, 20, ["The Room"], { ...light, "font-weight": "bold", "font-size": 13 }));
@@ -113,7 +112,7 @@ function draw(ctx: Ctx): Element {
     const step = Math.min(90, Math.floor((W - 100) / Math.max(hand.length, 1)));
     hand.forEach((c, i) => root.append(drawCard(ctx, c, 10 + i * step, y + 24, `hand:${c}`)));
   }
-  root.setAttribute("viewBox", `0 0 ${W} ${Math.max(H, y + 140)}`);
+  root.setAttribute("viewBox", `0 0 ${W} ${y + (ctx.viewer === null ? 10 : 140)}`);
   return root;
 }
 
@@ -136,6 +135,7 @@ function steps(choice: Choice): string[] {
 function prompt(ctx: Ctx, chosen: string[], next: string[]): string {
   const view = ctx.view;
   if (next.some((k) => k.startsWith("side:"))) return "Which side does this Item join?";
+  if (next.includes("play") || next.includes("discard")) return "Play this card, or discard it?";
   if (chosen[0]?.startsWith("spoil:")) return "Give this spoil to which ally? Click their row.";
   switch (view.phase) {
     case "PHASE_CHOOSE_ROOM": return "You are the Butler: click the Room of this encounter.";
