@@ -35,6 +35,10 @@ export interface GameBoard {
   prompt?(ctx: Ctx, chosen: string[], next: string[]): string;
   /** Words for a key offered as a button (a target with no place on the board). */
   keyLabel?(key: string, ctx: Ctx): string | undefined;
+  /** Which View fields hold ids of which catalogue list (names in the raw view). */
+  named?: Record<string, string>;
+  /** View fields holding place ids (tile * 2 + which room of the tile), and the rooms' list. */
+  places?: { list: string; fields: string[] };
 }
 
 const NS = "http://www.w3.org/2000/svg";

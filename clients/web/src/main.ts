@@ -4,7 +4,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
-import { Names, namer, picture } from "./pictures";
+import { Names, namer } from "./pictures";
 import { drawBoard, offerOnBoard } from "./tableboard";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
@@ -346,7 +346,7 @@ async function redraw(): Promise<void> {
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
   const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer,
     (listed?.actions ?? []).map(decode), (listed?.labels ?? []).map((l) => render(l, viewer, seatNames)));
-  const pic = drawn?.element ?? picture(game, view, catalogue, seatNames);
+  const pic = drawn?.element ?? null;
   if ($("picture").firstChild !== pic) $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
   const sections = drawTable(viewResponse.table, viewer);

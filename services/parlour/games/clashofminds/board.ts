@@ -303,4 +303,7 @@ function keyLabel(key: string, ctx: Ctx): string | undefined {
   return { passMandatory: "Pass (nothing can be put into play)", endTurn: "End your turn", skipAction: "Skip this Action Card", keepHand: "Keep your hand" }[key];
 }
 
-export const board: GameBoard = { draw, steps, prompt, keyLabel };
+export const board: GameBoard = {
+  draw, steps, prompt, keyLabel,
+  named: { hand: "influence", discard: "influence", site: "sites", siteDiscard: "sites", crimeCard: "crimePlan" },
+};

@@ -152,4 +152,7 @@ function keyLabel(key: string): string | undefined {
   return { play: "Play it", discard: "Discard it", endTurn: "End your turn", declineClaim: "Decline the Claim" }[key];
 }
 
-export const board: GameBoard = { draw, steps, prompt, keyLabel };
+export const board: GameBoard = {
+  draw, steps, prompt, keyLabel,
+  named: Object.fromEntries(["hand", "spoils", "roomDiscard", "houseDiscard", "revealedRooms", "table", "room", "revealed", "items", "characters", "underMortal", "underHorror", "claimCard", "spoilsPool", "cards"].map((f) => [f, "cards"])),
+};
