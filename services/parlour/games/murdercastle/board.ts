@@ -38,6 +38,8 @@ export function placeName(ctx: Ctx, place: number): string {
 }
 
 function character(ctx: Ctx, seat: number): Obj {
+  const holmes = ctx.view.options?.playAsHolmes;
+  if (holmes && (holmes.seat ?? 0) === seat) return { name: "Holmes" };
   const c = ctx.view.players?.[seat]?.character;
   return ((ctx.catalogue.characters ?? []) as Obj[]).find((e) => e.character === c) ?? {};
 }
@@ -249,8 +251,8 @@ function side(ctx: Ctx, x: number, root: SVGElement, offered: Obj[]): number {
     g.append(label(x + 32, y + 15, [seatWords(ctx, s)], { "text-anchor": "start", "font-size": 11, "font-weight": "bold" }));
     g.append(label(x + 32, y + 31, [facts.join(" · ")], { "text-anchor": "start", "font-size": 10 }));
     ((p.board?.counts ?? []) as number[]).forEach((n, c) => {
-      g.append(svg("rect", { x: x + 196 + c * 26, y: y + 8, width: 12, height: 12, fill: FILL[c], stroke: "#222", rx: 2, "aria-hidden": "true" }));
-      g.append(label(x + 196 + c * 26 + 6, y + 36, [String(n)], { "font-size": 11, "aria-hidden": "true" }));
+      g.append(svg("rect", { x: x + 156 + c * 34, y: y + 23, width: 12, height: 12, fill: FILL[c], stroke: "#222", rx: 2, "aria-hidden": "true" }));
+      g.append(label(x + 156 + c * 34 + 15, y + 33, [String(n)], { "font-size": 11, "text-anchor": "start", "aria-hidden": "true" }));
     });
     const held = ((p.board?.counts ?? []) as number[]).map((n, c) => n ? `${n} ${evidence(ctx, c)}` : "").filter(Boolean);
     g.append(hit(x, y, SIDE_W, 44, `seat:${s}`, `${seatWords(ctx, s)}: ${facts.join(", ")}; evidence: ${held.join(", ") || "none"}`));
