@@ -39,7 +39,13 @@ BUF := $(VENV)/buf/node_modules/.bin/buf
 $(BUF): $(STAMP)
 	$(BIN)/python tools/buf.py --version
 
-test: setup $(BUF) ts
+# the web client's npm packages (axe-core: the accessibility check of tests/test_board_browser.py)
+WEB_DEPS := clients/web/node_modules/.installed
+$(WEB_DEPS): clients/web/package.json clients/web/package-lock.json
+	cd clients/web && npm ci --silent --no-audit --no-fund
+	touch $@
+
+test: setup $(BUF) ts $(WEB_DEPS)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 
 lint: setup
@@ -85,8 +91,7 @@ web: setup
 	$(BIN)/python clients/web/build.py
 
 # docs/pictures/<game>.png: each game's board, mid-match, from the board browser tests
-pictures: setup
-	test -d clients/web/node_modules || (cd clients/web && npm ci --no-audit --no-fund)
+pictures: setup $(WEB_DEPS)
 	PARLOUR_PICTURES=1 $(BIN)/python -m pytest -q -n 0 -p no:randomly tests/test_board_browser.py -m 'slow or not slow'
 
 clean:

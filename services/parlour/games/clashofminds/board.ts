@@ -163,7 +163,7 @@ function agent(ctx: Ctx, seat: number, x: number, y: number): SVGElement | null 
     const supports = ((a.supports ?? []) as number[]).length;
     g.append(card({
       x, y, w: 80, h: 100, name: spec ? spec.name : "Agent", value: spec ? `cost ${spec.cost}` : undefined,
-      note: [a.activated ? "active" : "not active", supports ? `${supports} support` : ""].filter(Boolean).join(", "),
+      note: [a.activated ? "active" : "", supports ? `${supports} support` : ""].filter(Boolean).join(", "),
       text: spec?.text, back: !spec, colour: "#444", target: seat === ctx.viewer ? "agent" : undefined,
       aria: `${seat === ctx.viewer ? "your" : ROLE[seat] + "'s"} Agent: ${spec ? spec.name : "face down"}`,
     }));
