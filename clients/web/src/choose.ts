@@ -3,7 +3,7 @@
 // next step are highlighted on the board (focusable, Enter/Space, named for screen
 // readers); a key with no place on the board becomes a button. When one action is left it
 // is sent; a decision with one legal action is taken for the player unless they turn that off.
-import type { Choice, Ctx, GameBoard } from "./kit";
+import { sharedWords, type Choice, type Ctx, type GameBoard } from "./kit";
 
 const AUTO = "parlour:auto-forced";
 
@@ -91,7 +91,7 @@ function render(o: Offer): void {
   const buttons = el("div", "", "choice-buttons");
   for (const k of next) {
     const with_ = left.filter((c) => nextOf(c) === k);
-    const words = with_.length === 1 ? with_[0].choice.label : o.board.keyLabel?.(k, o.ctx) ?? shared(with_.map((c) => c.choice.label)) ?? k;
+    const words = with_.length === 1 ? with_[0].choice.label : o.board.keyLabel?.(k, o.ctx) ?? sharedWords(with_.map((c) => c.choice.label)) ?? k;
     const go = () => {
       if (o.busy) return;
       clicked.push(chosen.length);
@@ -121,14 +121,6 @@ function render(o: Offer): void {
     buttons.append(back);
   }
   panel.append(autoBox());
-}
-
-/** The words the labels of several actions begin with ("put Lock face down on …"). */
-function shared(labels: string[]): string | undefined {
-  const split = labels.map((l) => l.split(" "));
-  let n = 0;
-  while (split.every((w) => w[n] !== undefined && w[n] === split[0][n])) n++;
-  return n ? `${split[0].slice(0, n).join(" ")} …` : undefined;
 }
 
 /** Every place marked before is a plain picture again. */

@@ -160,3 +160,11 @@ export function entry(catalogue: Obj, list: string, id: number | undefined): Obj
   if (id === undefined) return undefined;
   return ((catalogue[list] ?? []) as Obj[]).find((e) => (e.id ?? e.number ?? e.card) === id);
 }
+
+/** The words several labels begin with ("put Lock face down on …"), or undefined. */
+export function sharedWords(labels: string[]): string | undefined {
+  const split = labels.map((l) => l.split(" "));
+  let n = 0;
+  while (split.length > 1 && split.every((w) => w[n] !== undefined && w[n] === split[0][n])) n++;
+  return n ? `${split[0].slice(0, n).join(" ")} …` : undefined;
+}

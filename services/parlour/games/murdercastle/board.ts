@@ -3,7 +3,7 @@
 // it the players' evidence boards, the Ferris Wheel, the Evidence Bag, the Action Tiles, your
 // Keep cards. Rooms, doorways, tiles, cubes and cards are clicked; a new room's rotation is
 // chosen on pictures of the room in each turn, its doorways drawn, where it joins marked.
-import { area, canvas, card, entry, hit, label, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
+import { area, canvas, card, entry, hit, label, sharedWords, svg, type Choice, type Ctx, type GameBoard, type Obj } from "../../../../clients/web/src/kit";
 
 const C = 112; // a cell of the castle grid
 const SIDE_W = 330; // the column beside the castle
@@ -417,7 +417,11 @@ function prompt(ctx: Ctx, chosen: string[], next: string[]): string {
     return `${TILE_WORDS[tile] ?? "Your action"}: ${what}${buttons}.`;
   }
   const expects = FRAME_KEYS[top?.kind ?? ""];
-  if (expects && FRAME_PROMPT[top.kind] && (!expects.length || next.some((k) => expects.some((p) => k.startsWith(p))))) return FRAME_PROMPT[top.kind];
+  if (expects && FRAME_PROMPT[top.kind] && (!expects.length || next.some((k) => expects.some((p) => k.startsWith(p))))) {
+    // what the choice does, in the server's words shared by every option ("move Holmes to …")
+    const shared = sharedWords(ctx.choices.map((c) => c.label));
+    return shared ? `${FRAME_PROMPT[top.kind]} (${shared})` : FRAME_PROMPT[top.kind];
+  }
   const kinds = KEY_WORDS.filter(([p]) => next.some((k) => k.startsWith(p))).map(([, w]) => w);
   return kinds.length ? `Choose ${kinds.join(", or ")}${buttons}.` : "Choose with the buttons above the board.";
 }
