@@ -11,6 +11,7 @@ docs/pictures/ with PARLOUR_PICTURES=1: `make pictures`).
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 
@@ -86,6 +87,8 @@ async def play_on_the_board(redis_url: str, case: str, picture: str, moves_befor
                     problems.append(f"{len(set(names))} choices at once: {names[:5]}…")
                 if any(not n.strip() for n in names):
                     problems.append("a target without a name")
+                problems += [f"a target named by its key: {n}" for n in names
+                             if re.search(r"\b[a-z-]+:[\w{]", n)]
                 if axe is None and moves >= 2:
                     axe = await axe_problems(page)
                 pick = rng.below(len(names))

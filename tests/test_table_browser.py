@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
 
 from parlour.client import GatewayClient
@@ -118,6 +119,9 @@ async def turn(page, deadline: float) -> list[str] | None:
     while time.monotonic() < deadline:
         if "Game over." in await page.locator("body").inner_text():
             return None
+        if await page.evaluate("document.body.dataset.state") != "your-turn":
+            await asyncio.sleep(0.05)
+            continue
         shown = await choices.evaluate_all(
             "bs => bs.map(b => [b.getAttribute('aria-label') || b.innerText, !!b.disabled])")
         if shown and not any(disabled for _, disabled in shown):
@@ -147,7 +151,10 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
                 moves += 1
                 if moves == 6:
                     await page.screenshot(path=str(PICTURES / f"{case}-during.png"))
-                await page.locator(LEGAL).nth(pick).click()
+                try:
+                    await page.locator(LEGAL).nth(pick).click(timeout=5_000)
+                except PlaywrightTimeout:
+                    continue  # the table moved on under the pointer: look again
             text = await page.locator("body").inner_text()
             problems += screen_problems(text.splitlines())
             await page.screenshot(path=str(PICTURES / f"{case}-end.png"))

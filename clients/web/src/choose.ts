@@ -91,7 +91,10 @@ function render(o: Offer): void {
   const buttons = el("div", "", "choice-buttons");
   for (const k of next) {
     const with_ = left.filter((c) => nextOf(c) === k);
-    const words = with_.length === 1 ? with_[0].choice.label : o.board.keyLabel?.(k, o.ctx) ?? sharedWords(with_.map((c) => c.choice.label)) ?? k;
+    const labels = with_.map((c) => c.choice.label);
+    // never the key itself: the one action's words, the game's, the words all share, or
+    // (on the board) the place's own name, else every action's words
+    const words = with_.length === 1 ? labels[0] : o.board.keyLabel?.(k, o.ctx) ?? sharedWords(labels) ?? "";
     const go = () => {
       if (o.busy) return;
       clicked.push(chosen.length);
@@ -100,7 +103,7 @@ function render(o: Offer): void {
     };
     const places = k.startsWith("=") ? [] : [...o.root.querySelectorAll(`[data-target="${CSS.escape(k)}"]`)];
     if (!places.length) {
-      const button = el("button", words) as HTMLButtonElement;
+      const button = el("button", words || labels.join(" or ")) as HTMLButtonElement;
       button.dataset.target = k;
       button.dataset.legal = "1";
       button.disabled = o.busy;
@@ -146,7 +149,7 @@ function mark(place: Element, words: string, go: () => void): void {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   const own = node.dataset.aria;
-  node.setAttribute("aria-label", words === own || !own ? words : `${words} (${own})`);
+  node.setAttribute("aria-label", !words || words === own ? own || words : own ? `${words} (${own})` : words);
   node.onclick = (event) => { event.stopPropagation(); go(); };
   node.onkeydown = (event) => {
     if (event.key === "Enter" || event.key === " ") {
