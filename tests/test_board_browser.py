@@ -20,6 +20,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from test_table_browser import CHROMIUM, PICTURES, ROOT, Browser, sit_down
 
 from parlour.engine.rng import Rng
+from parlour.engine.text import text_problems
 from stack import running_stack
 
 AXE = ROOT / "clients/web/node_modules/axe-core/axe.min.js"
@@ -87,6 +88,7 @@ async def play_on_the_board(redis_url: str, case: str, picture: str, moves_befor
                     problems.append(f"{len(set(names))} choices at once: {names[:5]}…")
                 if any(not n.strip() for n in names):
                     problems.append("a target without a name")
+                problems += text_problems(names)
                 problems += [f"a target named by its key: {n}" for n in names
                              if re.search(r"\b[a-z-]+:[\w{]", n)]
                 if axe is None and moves >= 2:

@@ -17,6 +17,7 @@ const ACTION_CARDS: [string, string, string][] = [
 ];
 const ACTION_NAME = Object.fromEntries(ACTION_CARDS.map(([k, n]) => [k, n]));
 const THREAD_W = 310;
+const ORDINAL = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
 const PLACED_W = 56;
 const PLACED_H = 64;
 
@@ -70,7 +71,7 @@ function placedCard(ctx: Ctx, t: number, seat: number, i: number, x: number, y: 
     back: !known,
     dim: !!placed.distracted,
     target: `placed:${seat}:${t}:${i}`,
-    aria: `${owner} card ${i + 1} in Crime Thread ${t + 1}: ${name}${value === undefined ? "" : `, value ${value}`}${notes.length ? ", " + notes.join(", ") : ""}`,
+    aria: `${owner} ${ORDINAL[i] ?? `${i + 1}th`} card in Crime Thread ${t + 1}: ${name}${value === undefined ? "" : `, value ${value}`}${notes.length ? ", " + notes.join(", ") : ""}`,
   });
 }
 
