@@ -50,9 +50,10 @@ function seatWords(ctx: Ctx, seat: number): string {
   return name ? `${who} (${name})` : who;
 }
 
-/** A short mark for a pawn: the character's first name (never cut to three letters). */
+/** A short mark for a pawn: the character's initials ("HG" Hotel Guest, "HF" Hoyt Flemming). */
 function pawnMark(ctx: Ctx, seat: number): string {
-  return (character(ctx, seat).name ?? `P${seat + 1}`).split(" ")[0].slice(0, 2);
+  const name = character(ctx, seat).name as string | undefined;
+  return name ? name.split(/[\s-]+/).slice(0, 2).map((w) => w[0]).join("").toUpperCase() : `P${seat + 1}`;
 }
 
 function cubes(counts: number[], x: number, y: number, size: number, keyOf?: (c: number) => string | undefined, nameOf?: (c: number) => string): SVGElement {
