@@ -102,11 +102,12 @@ function steps(choice: Choice): string[] {
   }
 }
 
-function prompt(ctx: Ctx): string {
+function prompt(ctx: Ctx, _chosen: string[], next: string[]): string {
   const view = ctx.view;
   const effect = (view.effect ?? {}) as Obj;
-  const played = title(ctx, effect.card);
   const story = (view.discardPile ?? []) as string[];
+  const played = effect.card ? title(ctx, effect.card) : story.length ? title(ctx, story[story.length - 1]) : "your card";
+  if (next.length && next.every((k) => k.startsWith("seat:"))) return `Name an opponent for ${played}: click their seat.`;
   switch (view.phase) {
     case "PHASE_TARGET": return `Name an opponent for ${played}: click their seat.`;
     case "PHASE_RESPOND": return `${seatName(ctx, effect.actor ?? 0)} played ${played} against you: click an Alibi or Mastermind to defend, or decline.`;
