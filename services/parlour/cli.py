@@ -296,6 +296,17 @@ def cmd_certs(args: argparse.Namespace) -> None:
     )
 
 
+def seat_list(text: str) -> list[int]:
+    """"1,3" -> [1, 3]."""
+    try:
+        seats = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not seat numbers like 1,3") from None
+    if any(s < 0 for s in seats):
+        raise argparse.ArgumentTypeError("seat numbers are 0 or more")
+    return seats
+
+
 def cmd_bots(args: argparse.Namespace) -> None:
     import asyncio
 
@@ -308,7 +319,7 @@ def cmd_bots(args: argparse.Namespace) -> None:
     try:
         outcome = asyncio.run(
             fill_free_seats(address, args.match, args.count, args.strategy, args.seed,
-                            args.iterations)
+                            args.iterations, args.seats)
         )
     except grpc.RpcError as error:
         raise UsageError(f"{args.match}: {error.code().name}: {error.details()}") from None
@@ -581,6 +592,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("match", help="matches/<id>")
     p.add_argument("--count", type=nonnegative, default=0,
                    help="seats to take (default: every free one)")
+    p.add_argument("--seats", type=seat_list, default=None,
+                   help="take these seats, e.g. 1,3 (matchmaking's bot seats)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
     p.add_argument("--iterations", type=int, default=24, help="IS-MCTS samples per decision")
     p.add_argument("--seed", type=int, default=0)

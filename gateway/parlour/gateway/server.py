@@ -71,6 +71,7 @@ class Gateway:
             identity_on=config.identity_on,
             trusted_proxies=config.trusted_proxies,
             bot_runners=config.ratings_bot_subjects,
+            matchmaking=config.matchmaking,
         )
         served = self.service
         if config.identity_on:
@@ -111,6 +112,8 @@ class Gateway:
         await self.router.start()
         await self.server.start()
         self.revocations.start()
+        self.service.matcher.own_address = lambda: f"127.0.0.1:{self.port}"
+        self.service.matcher.start()
         await self.report_health()
         self.watcher = asyncio.create_task(self.watch_health())
         return self
@@ -140,6 +143,7 @@ class Gateway:
         for task in (self.watcher, self.sweeper):
             if task is not None:
                 task.cancel()
+        await self.service.matcher.close()
         await self.hub.close()
         await self.revocations.close()
         await self.server.stop(grace)
