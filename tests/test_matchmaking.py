@@ -4,6 +4,7 @@ together, cancellation, expiry and bad input each with its reason (real gRPC and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import grpc
 import pytest
@@ -12,7 +13,11 @@ from edge_helpers import error_info
 from parlour.client import GatewayClient
 from parlour.client.matchmaking import Ask, cancel_ticket, find_match, play_now
 from parlour.gateway.config import Matchmaking
+from parlour.gateway.records import name_key
 from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.store import keys
+from parlour.store.matchstore import MatchStore
+from parlour.store.ratingstore import Standing
 from stack import running_stack
 
 FAST = Matchmaking(pass_seconds=0.05, poll_seconds=0.2, grace_seconds=1.0)
@@ -65,6 +70,44 @@ async def test_party_stays_together_and_variants_apart(client):
     assert not any(task.done() for task in apart)
     for task in apart:
         task.cancel()
+
+
+async def test_tickets_meet_the_nearest_ratings(client, redis_url):
+    """Two strong and two weak players asking alternately meet their own kind: a window
+    of 3 points keeps 10 and 40 apart."""
+    store = MatchStore.from_url(redis_url)
+    names = {"Weak1": 10.0, "Strong1": 40.0, "Weak2": 11.0, "Strong2": 39.0}
+    try:
+        for name, mu in names.items():
+            await store.redis.hset(keys.players("tinycards", "standard"), name_key(name),
+                                   Standing(mu, 1.0, 5, 2, name).encode())
+    finally:
+        await store.close()
+    seats = await asyncio.wait_for(asyncio.gather(
+        *(play_now(client, "tinycards", name=name) for name in names)), 60)
+    match = {name: s[0].match for name, s in zip(names, seats, strict=True)}
+    assert match["Weak1"] == match["Weak2"] != match["Strong1"] == match["Strong2"]
+
+
+async def test_bots_fill_after_the_hosts_wait(redis_url):
+    """With bots after 0.5 s, a lone ticket is matched with a bot in its empty seat, and
+    the bot (its own process) takes that seat and plays."""
+    settings = dataclasses.replace(FAST, bots_after_seconds=0.5)
+    async with running_stack(redis_url, games=("tinycards",), matchmaking=settings) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            states = []
+            (me,) = await asyncio.wait_for(play_now(
+                client, "tinycards", name="Lone", rated=False, on_state=states.append), 60)
+            assert states[-1].bot_seats == 1 and states[-1].match_seats == 2
+            for _ in range(300):
+                match = await client.match(me.match)
+                if all(s.occupied for s in match.seats):
+                    break
+                await asyncio.sleep(0.1)
+            assert [s.display_name.endswith("bot-1") for s in match.seats] == \
+                [s.seat != me.seat for s in match.seats]
+            assert not match.rated
 
 
 async def test_cancel_then_the_stream_ends_cancelled(client):

@@ -72,6 +72,9 @@ class Matcher:
                 await self.task
         for bots in self.bots:
             bots.terminate()
+        for bots in self.bots:
+            await asyncio.to_thread(bots.wait)
+        self.bots.clear()
 
     async def run(self) -> None:
         """Passes until cancelled; an error (Redis away) is logged and the next pass tries."""
