@@ -353,7 +353,12 @@ def cmd_play(args: argparse.Namespace) -> None:
         raise UsageError("name a GAME, or --join MATCH, or --watch MATCH")
     game = known_game(args.game) if args.game else None
     options = match_options(game, args.options) if game else None
-    seats = table_seats(game, options, args.seats, args.bots) if game else 0
+    if args.match is not None and (args.join or args.watch or args.bots or args.seats):
+        raise UsageError("--match finds a match: give no --join, --watch, --bots or --seats")
+    if args.match is not None and not game:
+        raise UsageError("--match needs a GAME")
+    find = args.match
+    seats = table_seats(game, options, args.seats, args.bots) if game and find is None else 0
     # without --gateway a local stack may be started: the settings it reads need the servers
     args.extra = "client" if args.gateway or not game else "server"
     address = gateway_address(args, required=not game)
@@ -378,7 +383,7 @@ def cmd_play(args: argparse.Namespace) -> None:
 
     from parlour.client.terminal import play
 
-    if game and seats > args.bots + 1:
+    if game and find is None and seats > args.bots + 1:
         more = seats - args.bots - 1
         print(f"{more} more seat{'s wait' if more != 1 else ' waits'} for players: "
               "parlour play --join MATCH --gateway ADDR", flush=True)
@@ -387,7 +392,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         try:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
                              args.strategy, args.join, args.seat, args.watch, options,
-                             rated=not args.unrated))
+                             rated=not args.unrated, find=find))
         except grpc.RpcError as error:
             from parlour.client.refusals import error_text
 
@@ -608,6 +613,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--join", metavar="MATCH", help="take a free seat of an existing match")
     p.add_argument("--seat", type=int, help="with --join: the seat wanted")
     p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
+    p.add_argument("--match", nargs="?", const="", metavar="VARIANT", help="find a match "
+                   "against players of your rating (matchmaking) instead of creating one; "
+                   "VARIANT: the way to play (default: the game's first)")
     p.add_argument("--name", default=login_name(), help="your name at the table, and the "
                    "record your results count toward on a gateway without identity "
                    "(default: your login name)")

@@ -116,3 +116,27 @@ async def play_now(
         if state.state in FINAL:
             raise NoMatch(state.state)
     raise NoMatch(gw.TICKET_STATE_UNSPECIFIED)
+
+
+def wait_line(state: gw.FindMatchResponse) -> str:
+    """One line about a ticket's state, for a person waiting."""
+    if state.state == gw.TICKET_STATE_SEARCHING:
+        return (f"looking for players rated {state.rating:.1f} ± {state.window:.1f} "
+                f"(waited {state.waited_ms // 1000} s; Ctrl+C to stop)")
+    if state.state == gw.TICKET_STATE_MATCHED:
+        bots = f", {state.bot_seats} of them bots" if state.bot_seats else ""
+        return f"matched: {state.match} ({state.match_seats} seats{bots})"
+    return f"no match: the ticket {NoMatch(state.state)}"
+
+
+async def matched_table(client: GatewayClient, game: str, name: str, *, variant: str = "",
+                        options: Message | None = None, rated: bool = True,
+                        say: Callable[[str], None] = print):
+    """`parlour play GAME --match`: wait for a match (saying how the search goes) and
+    return the person's Table in it."""
+    from parlour.client.table import Table
+    from parlour.engine.registry import get_game
+
+    seats = await play_now(client, game, name=name, variant=variant, options=options,
+                           rated=rated, on_state=lambda s: say(wait_line(s)))
+    return Table(client, get_game(game), seats[0].match, seats[0])
