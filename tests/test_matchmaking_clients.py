@@ -49,3 +49,21 @@ async def test_terminal_match_meets_an_sdk_player(redis_url):
             os.killpg(play.pid, signal.SIGKILL)
             play.wait()
             os.close(master)
+
+
+async def test_two_typescript_clients_meet(redis_url):
+    """The TypeScript client's playNow (clients/ts/src/playnow.ts, built by `make ts`):
+    two node processes asking for the same game meet in one match."""
+    script = Path(__file__).resolve().parent.parent / "clients" / "ts" / "dist" / "playnow.js"
+    assert script.exists(), "the TypeScript client is not built: run `make ts`"
+    async with running_stack(redis_url, games=("tinycards",), matchmaking=FAST) as (
+        address, _):
+        runs = [await asyncio.create_subprocess_exec(
+            "node", str(script), address, "tinycards", name,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE) for name in ("Tia", "Tom")]
+        outs = await asyncio.wait_for(asyncio.gather(*(r.communicate() for r in runs)), 90)
+    lines = [out.decode().strip().splitlines() for out, _ in outs]
+    assert all(r.returncode == 0 for r in runs), outs
+    assert all(line.startswith("searching: rating 25.0 ± ") for ls in lines for line in ls[:-1])
+    matched = [ls[-1].split() for ls in lines]
+    assert matched[0][1] == matched[1][1] and {matched[0][3], matched[1][3]} == {"0", "1"}
