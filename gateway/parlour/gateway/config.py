@@ -35,7 +35,7 @@ def parse_proxies(text: str) -> tuple:
 
 @dataclass(frozen=True, slots=True)
 class Matchmaking:
-    """The host's matchmaking settings (PARLOUR_MATCH_*; gateway/config.py)."""
+    """The host's matchmaking settings (PARLOUR_MATCH_*, read by GatewaySettings below)."""
 
     window_start: float = 3.0
     window_growth: float = 1.0
@@ -47,6 +47,12 @@ class Matchmaking:
     pass_seconds: float = 0.25
     poll_seconds: float = 1.0
     keep_seconds: float = 600.0
+
+    @property
+    def pool_lifetime_ms(self) -> int:
+        """How long a pool's keys outlive its newest ticket: its longest wait, the grace
+        and the keep (so a finished ticket can still be re-opened meanwhile)."""
+        return int((self.longest_wait_seconds + self.grace_seconds + self.keep_seconds) * 1000)
 
     @property
     def window(self) -> Window:

@@ -88,10 +88,9 @@ class Matcher:
 
     async def run_passes(self) -> int:
         """One pass over every listed pool; returns the matches made."""
-        idle = int(max(self.settings.longest_wait_seconds, self.settings.keep_seconds) * 1000)
         made = 0
         rules_now = self.settings.pass_rules()
-        for pool in await self.tickets.pools(idle):
+        for pool in await self.tickets.pools(self.settings.pool_lifetime_ms):
             _, matches = await self.tickets.run_pass(pool, rules_now)
             for _, ticket_ids in matches:
                 for ticket_id in ticket_ids:
@@ -106,8 +105,6 @@ class Matcher:
                     except ServiceError as error:  # the streams' own ensure_match retries
                         log.warning("creating a matched match failed",
                                     extra={"match": match, "reason": error.reason})
-        for pool in await self.tickets.stale_pools(idle):
-            await self.tickets.drop_pool(pool)
         return made
 
     async def ensure_match(self, pool: str, ticket: dict) -> bool:

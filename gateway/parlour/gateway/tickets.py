@@ -158,7 +158,7 @@ class TicketCalls(Edge):
             "w": who.key if who is not None else "",
         }
         ticket_id = secrets.token_hex(16)
-        await self.tickets.put(pool, ticket_id, ticket)
+        await self.tickets.put(pool, ticket_id, ticket, self.matchmaking.pool_lifetime_ms)
         return pool, ticket_id
 
     @property

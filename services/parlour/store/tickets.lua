@@ -4,7 +4,8 @@
 -- (ms: a stream follows it until then), s state (s searching, m matched, c cancelled,
 -- x expired), o the options (base64), p members' display names and record keys; once
 -- matched: m match id, sd seed, g the group [[ticket id, size], ...], N seats, b bots.
--- put:    ARGV 'put', id, ticket JSON, rating, asked at       -> 1 (0: the id exists)
+-- put:    ARGV 'put', id, ticket JSON, rating, asked at, pool lifetime (ms) -> 1 (0: the
+--         id exists); every key of the pool lives that long after its newest ticket
 -- touch:  ARGV 'touch', id, lease until, now, grace (ms)      -> the ticket JSON | false
 --         (a searching ticket whose lease lapsed more than the grace ago expires now)
 -- cancel: ARGV 'cancel', id, now                              -> the ticket JSON | false
@@ -23,6 +24,9 @@ if op == 'put' then
   if redis.call('HSETNX', KEYS[1], id, ARGV[3]) == 0 then return 0 end
   redis.call('ZADD', KEYS[2], ARGV[4], id)
   redis.call('ZADD', KEYS[3], ARGV[5], id)
+  for i = 1, 4 do
+    if redis.call('PTTL', KEYS[i]) < tonumber(ARGV[6]) then redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
+  end
   return 1
 end
 local raw = redis.call('HGET', KEYS[1], id)

@@ -63,9 +63,10 @@ class TicketStore:
         self._ticket = client.register_script(folder.joinpath("tickets.lua").read_text())
         self._match = client.register_script(folder.joinpath("match.lua").read_text())
 
-    async def put(self, pool: str, ticket_id: str, ticket: dict) -> None:
-        """Store a new searching ticket and list its pool."""
-        args = ["put", ticket_id, json.dumps(ticket), ticket["r"], ticket["t"]]
+    async def put(self, pool: str, ticket_id: str, ticket: dict, lifetime_ms: int) -> None:
+        """Store a new searching ticket and list its pool; the pool's keys live
+        `lifetime_ms` past its newest ticket (longer than any wait plus the keep)."""
+        args = ["put", ticket_id, json.dumps(ticket), ticket["r"], ticket["t"], lifetime_ms]
         await self._ticket(keys=pool_keys(pool), args=args)
         await self.redis.zadd(keys.POOLS, {pool: ticket["t"]})
 
@@ -87,20 +88,13 @@ class TicketStore:
         raw = await self._ticket(keys=pool_keys(pool), args=["cancel", ticket_id, now_ms()])
         return json.loads(raw) if raw else None
 
-    async def pools(self, idle_ms: int) -> list[str]:
-        """Pools with a ticket asked for in the last `idle_ms` (older ones are dropped from
-        the list once they have no searching ticket left)."""
-        return [p.decode() for p in await self.redis.zrangebyscore(
-            keys.POOLS, now_ms() - idle_ms, "+inf")]
-
-    async def stale_pools(self, idle_ms: int) -> list[str]:
-        return [p.decode() for p in await self.redis.zrangebyscore(
-            keys.POOLS, "-inf", f"({now_ms() - idle_ms}")]
-
-    async def drop_pool(self, pool: str) -> None:
-        """Unlist a pool nobody asked of for a while, once nothing in it searches."""
-        if not await self.redis.zcard(keys.ticket_waiting(pool)):
-            await self.redis.zrem(keys.POOLS, pool)
+    async def pools(self, lifetime_ms: int) -> list[str]:
+        """Pools with a ticket asked for within `lifetime_ms` (the pool lifetime); older
+        ones, whose keys have expired, are dropped from the list."""
+        now = now_ms()
+        await self.redis.zremrangebyscore(keys.POOLS, "-inf", f"({now - lifetime_ms}")
+        return [p.decode() for p in await self.redis.zrangebyscore(keys.POOLS, now - lifetime_ms,
+                                                                    "+inf")]
 
     async def run_pass(
         self, pool: str, rules: PassRules
