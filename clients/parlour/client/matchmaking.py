@@ -122,7 +122,7 @@ def wait_line(state: gw.FindMatchResponse) -> str:
     """One line about a ticket's state, for a person waiting."""
     if state.state == gw.TICKET_STATE_SEARCHING:
         return (f"looking for players rated {state.rating:.1f} ± {state.window:.1f} "
-                f"(waited {state.waited_ms // 1000} s; Ctrl+C to stop)")
+                f"(waited {state.waited_ms // 1000} s)")
     if state.state == gw.TICKET_STATE_MATCHED:
         bots = f", {state.bot_seats} of them bots" if state.bot_seats else ""
         return f"matched: {state.match} ({state.match_seats} seats{bots})"
@@ -137,6 +137,7 @@ async def matched_table(client: GatewayClient, game: str, name: str, *, variant:
     from parlour.client.table import Table
     from parlour.engine.registry import get_game
 
+    say(f"finding a match of {game} (Ctrl+C stops the search)")
     seats = await play_now(client, game, name=name, variant=variant, options=options,
                            rated=rated, on_state=lambda s: say(wait_line(s)))
     return Table(client, get_game(game), seats[0].match, seats[0])
