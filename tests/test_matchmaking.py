@@ -55,6 +55,28 @@ async def test_two_tickets_meet_in_one_match(client):
     assert ada.match not in listed
 
 
+
+async def test_a_matched_seat_is_the_tickets_alone(client):
+    """Nobody else may take a matched match's seat (it is not listed, and JoinMatch is
+    refused NOT_INVITED); the ticket re-opened after the match gives its holder the same
+    seat with a fresh token, and the old token stops working."""
+    states: list = []
+    (ada,), (bea,) = await asyncio.wait_for(asyncio.gather(
+        play_now(client, "tinycards", name="Ada", on_state=states.append),
+        play_now(client, "tinycards", name="Bea"),
+    ), 60)
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await client.join(ada.match, "Eve")
+    assert reason_of(refused.value) == "NOT_INVITED"
+    (again,) = [s async for s in find_match(client, ticket=states[-1].ticket)]
+    assert again.state == gw.TICKET_STATE_MATCHED and again.match == ada.match
+    assert again.seats[0].seat == ada.seat and again.seats[0].seat_token != ada.token
+    with pytest.raises(grpc.aio.AioRpcError) as revoked:
+        await ada.view()
+    assert revoked.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert (await client.match(ada.match)).rated
+
+
 async def test_party_stays_together_and_variants_apart(client):
     """A party of two and a single player fill a three-seat match together, the party's
     tokens both in its caller's answer; tickets of two variants never meet."""

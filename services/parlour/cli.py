@@ -319,7 +319,8 @@ def cmd_bots(args: argparse.Namespace) -> None:
     try:
         outcome = asyncio.run(
             fill_free_seats(address, args.match, args.count, args.strategy, args.seed,
-                            args.iterations, args.seats)
+                            args.iterations, args.seats,
+                            os.environ.get("PARLOUR_JOIN_CODE", ""))
         )
     except grpc.RpcError as error:
         raise UsageError(f"{args.match}: {error.code().name}: {error.details()}") from None
@@ -598,7 +599,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=nonnegative, default=0,
                    help="seats to take (default: every free one)")
     p.add_argument("--seats", type=seat_list, default=None,
-                   help="take these seats, e.g. 1,3 (matchmaking's bot seats)")
+                   help="take these seats, e.g. 1,3 (matchmaking's bot seats; a private "
+                   "table's join code comes from $PARLOUR_JOIN_CODE)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
     p.add_argument("--iterations", type=int, default=24, help="IS-MCTS samples per decision")
     p.add_argument("--seed", type=int, default=0)

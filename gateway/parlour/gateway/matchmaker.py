@@ -14,8 +14,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import hashlib
 import logging
+import os
 import random
+import secrets
 import subprocess
 import sys
 
@@ -30,6 +33,8 @@ from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store.ticketstore import TicketStore
 
 log = logging.getLogger("parlour.gateway.matchmaker")
+#: The environment variable carrying a join code to `parlour bots` (not its command line).
+JOIN_CODE = "PARLOUR_JOIN_CODE"
 
 
 def pool_parts(pool: str) -> tuple[str, str, bool]:
@@ -38,10 +43,24 @@ def pool_parts(pool: str) -> tuple[str, str, bool]:
     return game, variant, rated == "r"
 
 
+def member_proof(ticket_id: str, member: int, subject: str = "") -> str:
+    """The join proof of a ticket member's seat (what re-opens it): the asker's subject
+    with identity on, else a digest of the ticket (whose name only its holder knows)."""
+    if member == 0 and subject:
+        return subject
+    return "s" + hashlib.sha256(f"ticket|{ticket_id}|{member}".encode()).hexdigest()[:32]
+
+
+def group_proofs(ticket: dict) -> list[str]:
+    """The join proof of every member of a matched ticket's group."""
+    return [member_proof(tid, k, subject) for tid, size, subject in ticket["g"]
+            for k in range(size)]
+
+
 def seat_slots(ticket: dict) -> list[tuple[str, int]]:
     """Who sits where in a ticket's match: slot i is seat i, (ticket id, member) or
     ("", bot number)."""
-    slots = [(tid, k) for tid, size in sorted(ticket["g"]) for k in range(size)]
+    slots = [(tid, k) for tid, size, _ in sorted(ticket["g"]) for k in range(size)]
     slots += [("", b) for b in range(ticket["b"])]
     random.Random(int(ticket["sd"])).shuffle(slots)
     return slots
@@ -118,7 +137,13 @@ class Matcher:
             request.options.ParseFromString(base64.b64decode(ticket["o"]))
         meta = creation_meta(game, request, match, seed)
         meta.pop("listed", None)  # never in the lobby: its seats belong to the tickets
-        meta["matchmade"] = "1"
+        # admission as a private table's, to the group's members (and the bots' join
+        # code), but not private in the records: invite "2" (store/keys.meta)
+        meta["invite"] = "2"
+        meta.update({f"inv:{proof}": "1" for proof in group_proofs(ticket)})
+        code = secrets.token_urlsafe(18)
+        if ticket["b"]:
+            meta["code"] = code
         if not rated:
             meta["unrated"] = "1"
         create = rules.CreateMatchRequest(match_id=match, options=request.options,
@@ -130,16 +155,17 @@ class Matcher:
                 raise
             return False
         if ticket["b"]:
-            self.start_bots(match, ticket)
+            self.start_bots(match, ticket, code)
         return True
 
-    def start_bots(self, match: str, ticket: dict) -> None:
+    def start_bots(self, match: str, ticket: dict, code: str) -> None:
         """`parlour bots` for the match's bot seats, in its own process, against this
-        gateway."""
+        gateway, with the match's join code in its environment."""
         seats = [str(i) for i, (tid, _) in enumerate(seat_slots(ticket)) if not tid]
         self.bots.add(subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "bots", f"matches/{match}",
              "--seats", ",".join(seats), "--strategy", self.settings.bot_strategy,
              "--gateway", self.own_address()],
+            env={**os.environ, JOIN_CODE: code},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         ))

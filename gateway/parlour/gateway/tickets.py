@@ -26,7 +26,7 @@ from parlour.gateway import identity, tokens
 from parlour.gateway.config import Matchmaking
 from parlour.gateway.edge import Edge, check_any
 from parlour.gateway.matches import MAX_OPTIONS_BYTES
-from parlour.gateway.matchmaker import Matcher, seat_slots
+from parlour.gateway.matchmaker import Matcher, member_proof, seat_slots
 from parlour.gateway.records import name_key
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument
@@ -53,11 +53,6 @@ def parse_ticket(name: str, field: str = "ticket") -> tuple[str, str]:
 def ticket_missing(name: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.NOT_FOUND, "TICKET_NOT_FOUND",
                         f"no ticket {name!r} (unknown, or finished long ago)")
-
-
-def member_proof(ticket_id: str, member: int) -> str:
-    """The join proof of a ticket member's seat: re-opened by the ticket's holder alone."""
-    return "s" + hashlib.sha256(f"ticket|{ticket_id}|{member}".encode()).hexdigest()[:32]
 
 
 class TicketCalls(Edge):
@@ -211,8 +206,8 @@ class TicketCalls(Edge):
         reply.match, reply.match_seats, reply.bot_seats = f"matches/{match}", ticket["N"], \
             ticket["b"]
         for k, (display, record) in enumerate(members):
-            owner = k == 0 and ticket.get("w")
-            proof = ticket["w"] if owner else member_proof(ticket_id, k)
+            owner = k == 0 and ticket["w"]
+            proof = member_proof(ticket_id, k, ticket["w"])
             token = tokens.new_token()
             seat = seats[(ticket_id, k)]
             taken = await self.store.take_seat(

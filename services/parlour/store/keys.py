@@ -25,8 +25,10 @@ def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
     t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>,
     proof:<proof> -> seat and proofof:<seat> (the hash of the join secret 's…' or the
-    subject 'p…' that took it; store/seat.lua), invite (1: a private table), code (its
-    join code), inv:<subject key> (an invited subject),
+    subject 'p…' that took it; store/seat.lua), invite (1: a private table; 2: a match
+    matchmaking made, whose seats only its tickets' members and its bots may take, not
+    private in the records), code (its join code), inv:<proof> (an invited subject or
+    ticket member),
     sv (seat version: how many tokens were revoked; absent until one is), status,
     listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
     until the end), secret_after_end."""

@@ -3,7 +3,8 @@
 -- A ticket (JSON): r rating, t asked at (ms), n party size, lo..hi seat counts, l lease
 -- (ms: a stream follows it until then), s state (s searching, m matched, c cancelled,
 -- x expired), o the options (base64), p members' display names and record keys; once
--- matched: m match id, sd seed, g the group [[ticket id, size], ...], N seats, b bots.
+-- matched: m match id, sd seed, g the group [[ticket id, size, w], ...], N seats, b bots;
+-- w: the asker's subject key (identity on; else '').
 -- put:    ARGV 'put', id, ticket JSON, rating, asked at, pool lifetime (ms) -> 1 (0: the
 --         id exists); every key of the pool lives that long after its newest ticket
 -- touch:  ARGV 'touch', id, lease until, now, grace (ms)      -> the ticket JSON | false
