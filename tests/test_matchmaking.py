@@ -183,6 +183,17 @@ async def test_a_closed_stream_expires_after_the_grace(client):
     assert states == [gw.TICKET_STATE_EXPIRED]
 
 
+async def test_a_ticket_waiting_the_longest_wait_expires(redis_url):
+    """A ticket nobody fits, followed all along, ends EXPIRED after the host's longest
+    wait (and its stream with it)."""
+    settings = dataclasses.replace(FAST, longest_wait_seconds=1.0)
+    async with running_stack(redis_url, games=("tinycards",), matchmaking=settings) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            states = [s.state async for s in find_match(client, Ask("tinycards", name="Jo"))]
+    assert states[0] == gw.TICKET_STATE_SEARCHING and states[-1] == gw.TICKET_STATE_EXPIRED
+
+
 @pytest.mark.parametrize(
     ("ask", "code", "reason"),
     [

@@ -56,13 +56,18 @@ for _, anchor in ipairs(redis.call('ZRANGE', KEYS[3], 0, anchors - 1)) do
       taken[anchor] = true
     elseif a.l >= now then
       local window = math.min(start + growth * waited / 1000, limit)
-      local found = redis.call('ZRANGEBYSCORE', KEYS[2], a.r - window, a.r + window,
-        'WITHSCORES', 'LIMIT', 0, 64)
+      -- the 32 nearest at or below the anchor's rating and the 32 nearest above it
+      local below = redis.call('ZREVRANGEBYSCORE', KEYS[2], a.r, a.r - window,
+        'WITHSCORES', 'LIMIT', 0, 32)
+      local above = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. a.r, a.r + window,
+        'WITHSCORES', 'LIMIT', 0, 32)
       local near = {}
-      for i = 1, #found, 2 do
-        local id = found[i]
-        if id ~= anchor and not taken[id] then
-          near[#near + 1] = {id, math.abs(tonumber(found[i + 1]) - a.r)}
+      for _, found in ipairs({below, above}) do
+        for i = 1, #found, 2 do
+          local id = found[i]
+          if id ~= anchor and not taken[id] then
+            near[#near + 1] = {id, math.abs(tonumber(found[i + 1]) - a.r)}
+          end
         end
       end
       table.sort(near, function(x, y) return x[2] < y[2] end)
