@@ -122,11 +122,11 @@ async def test_bots_fill_after_the_hosts_wait(redis_url):
             (me,) = await asyncio.wait_for(play_now(
                 client, "tinycards", name="Lone", rated=False, on_state=states.append), 60)
             assert states[-1].bot_seats == 1 and states[-1].match_seats == 2
-            for _ in range(300):
+            async with asyncio.timeout(90):  # the bots' process starts (slow when loaded)
                 match = await client.match(me.match)
-                if all(s.occupied for s in match.seats):
-                    break
-                await asyncio.sleep(0.1)
+                while not all(s.occupied for s in match.seats):
+                    await asyncio.sleep(0.1)
+                    match = await client.match(me.match)
             assert [s.display_name.endswith("bot-1") for s in match.seats] == \
                 [s.seat != me.seat for s in match.seats]
             assert not match.rated
@@ -192,6 +192,25 @@ async def test_a_ticket_waiting_the_longest_wait_expires(redis_url):
         async with GatewayClient(address) as client:
             states = [s.state async for s in find_match(client, Ask("tinycards", name="Jo"))]
     assert states[0] == gw.TICKET_STATE_SEARCHING and states[-1] == gw.TICKET_STATE_EXPIRED
+
+
+async def test_a_drain_ends_ticket_streams_to_be_reopened(redis_url):
+    """A gateway's drain ends its ticket streams UNAVAILABLE SERVER_DRAINING; the ticket
+    keeps searching through its grace and re-opens by name."""
+    async with running_stack(redis_url, games=("tinycards",), matchmaking=FAST) as (
+        address, gateway):
+        async with GatewayClient(address) as client:
+            call = client.stub.FindMatch(gw.FindMatchRequest(game="tinycards"))
+            first = await anext(aiter(call))
+            gateway.service.end_ticket_streams()
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                async for _ in call:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert reason_of(ended.value) == "SERVER_DRAINING"
+            gateway.service.tickets_draining = False  # as if another gateway answered
+            other = await anext(find_match(client, ticket=first.ticket))
+            assert other.state == gw.TICKET_STATE_SEARCHING and other.ticket == first.ticket
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,11 @@ class Matcher:
         for bots in self.bots:
             bots.terminate()
         for bots in self.bots:
-            await asyncio.to_thread(bots.wait)
+            try:
+                await asyncio.wait_for(asyncio.to_thread(bots.wait), 5)
+            except TimeoutError:
+                bots.kill()
+                await asyncio.to_thread(bots.wait)
         self.bots.clear()
 
     async def run(self) -> None:

@@ -99,6 +99,7 @@ class Gateway:
         DRAIN_SWEEP_SECONDS until the process exits: a stream still reading its match when
         the drain began subscribes later, and gets its SERVER_DRAINING too (issue 34)."""
         self.hub.drain()
+        self.service.end_ticket_streams()
         if self.sweeper is None:
             self.sweeper = asyncio.create_task(self._sweep())
 

@@ -29,7 +29,7 @@ from parlour.gateway.matches import MAX_OPTIONS_BYTES
 from parlour.gateway.matchmaker import Matcher, member_proof, seat_slots
 from parlour.gateway.records import name_key
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.rpc.errors import ServiceError, guarded, invalid_argument
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument, unavailable
 from parlour.store.ratingstore import Standing
 from parlour.store.ticketstore import TicketStore, now_ms
 
@@ -63,6 +63,15 @@ class TicketCalls(Edge):
         self.matchmaking = matchmaking or Matchmaking()
         self.tickets = TicketStore(self.store.redis)
         self.matcher = Matcher(self.tickets, self.router, self.matchmaking, lambda: "")
+        #: Set by a drain: every ticket stream here ends UNAVAILABLE SERVER_DRAINING, to be
+        #: re-opened by name on another gateway (the ticket keeps its grace meanwhile).
+        self.tickets_draining = False
+
+    def end_ticket_streams(self) -> None:
+        """The drain: end every ticket stream of this gateway now."""
+        self.tickets_draining = True
+        for event in self.matcher.waiters.values():
+            event.set()
 
     @guarded
     async def CancelTicket(self, request, context):
@@ -176,6 +185,9 @@ class TicketCalls(Edge):
                 reply = gw.FindMatchResponse(ticket=name, state=STATES[state],
                                              rating=ticket["r"])
                 if state == "s":
+                    if self.tickets_draining:
+                        raise unavailable(f"the gateway is shutting down; re-open {name}",
+                                          "SERVER_DRAINING")
                     waited = now_ms() - ticket["t"]
                     reply.waited_ms = waited
                     reply.window = round(settings.window.at(waited), 1)
