@@ -9,6 +9,12 @@ running, and one whose lease lapsed for the grace expires. When matched, the str
 sees it (on any gateway) makes sure the match exists and seats the ticket's members at
 the seats the match's seed gives them, each with a proof of the ticket, so a re-opened
 stream re-opens the same seats with fresh tokens.
+
+A ticket's rating is the mean of its members' mu in the game and variant (25, openskill's
+default, for a newcomer), not the leaderboard's mu - 3 sigma: mu is the model's best guess
+of strength, while mu - 3 sigma is a cautious floor that puts every newcomer (0) beside
+the weakest established players; sigma is not used (the window's widening stands in for
+the uncertainty).
 """
 
 from __future__ import annotations
