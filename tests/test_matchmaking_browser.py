@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,14 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
         address, _):
         async with Browser(address) as browser:
             ada, bea = await browser.page(), await browser.page()
-            await press_play_now(ada, "Ada")
+            tag = uuid.uuid4().hex[:6]  # newcomers: other tests' Ada has a rating
+            await press_play_now(ada, f"Ada {tag}")
             wait = ada.get_by_role("status").filter(has_text="Looking for players rated")
             await wait.wait_for(timeout=30_000)
             assert re.search(r"rated 25\.0 ± \d+\.\d", await wait.inner_text())
             await ada.screenshot(path=str(PICTURES / "play-now-waiting.png"))
             started = time.monotonic()
-            await press_play_now(bea, "Bea")
+            await press_play_now(bea, f"Bea {tag}")
             for page in (ada, bea):
                 await page.get_by_role("button", name="Leave the table").wait_for(timeout=30_000)
             took = time.monotonic() - started
@@ -48,7 +50,7 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
             assert took < 30, f"meeting took {took:.1f} s"
 
             cy = await browser.page()
-            await press_play_now(cy, "Cy")
+            await press_play_now(cy, f"Cy {tag}")
             await cy.get_by_role("status").filter(
                 has_text="Looking for players rated").wait_for(timeout=30_000)
             await cy.get_by_role("button", name="Cancel").click()

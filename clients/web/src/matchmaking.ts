@@ -65,7 +65,7 @@ export function mountPlayNow(games: Game[], hooks: Hooks): void {
     node.dataset.game = info.game;
     const ways = info.variants.length ? info.variants : [];
     const select = el("select");
-    select.setAttribute("aria-label", `Way to play ${info.displayName}`);
+    select.setAttribute("aria-label", `Variant of ${info.displayName}`);
     for (const v of ways) {
       const option = el("option", v.displayName);
       option.value = v.name;
