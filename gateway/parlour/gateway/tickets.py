@@ -151,9 +151,15 @@ class TicketCalls(Edge):
                 "party", f"a party of {size} does not fit a match of at most {hi} seats",
                 "PARTY_TOO_BIG",
             )
+        who = identity.current()
+        if who is not None and request.party:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION, "PARTY_NOT_WITH_IDENTITY",
+                "with identity on, a seat belongs to the person who asked for it: each friend "
+                "asks for a ticket of their own",
+            )
         rated = not request.HasField("rated") or request.rated
         pool = f"{game}:{name}:{digest}:{'r' if rated else 'f'}"
-        who = identity.current()
         names = [request.display_name, *request.party]
         records = [who.key if who is not None else name_key(request.display_name)]
         records += [name_key(n) for n in request.party]
