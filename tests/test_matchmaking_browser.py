@@ -46,6 +46,7 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
             took = time.monotonic() - started
             names = [await p.locator("#match-name").inner_text() for p in (ada, bea)]
             assert names[0] == names[1] and names[0].startswith("matches/")
+            await ada.get_by_text(f"Bea {tag}").first.wait_for(timeout=30_000)  # seated together
             await ada.screenshot(path=str(PICTURES / "play-now-matched.png"))
             assert took < 30, f"meeting took {took:.1f} s"
 
