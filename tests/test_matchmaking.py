@@ -127,7 +127,7 @@ async def test_bots_fill_after_the_hosts_wait(redis_url):
                 while not all(s.occupied for s in match.seats):
                     await asyncio.sleep(0.1)
                     match = await client.match(me.match)
-            assert [s.display_name.endswith("bot-1") for s in match.seats] == \
+            assert [s.display_name.endswith("bot 1") for s in match.seats] == \
                 [s.seat != me.seat for s in match.seats]
             assert not match.rated
 
