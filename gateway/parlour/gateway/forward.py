@@ -59,7 +59,7 @@ class ForwardCalls(Edge):
         if request.HasField("expected_version"):
             act.expected_version = request.expected_version
         try:
-            response = await self.router.act(viewer.game, act)
+            response = await self.router.act(viewer.game, act, viewer.rules)
         except Exception:
             self.hub.notified(viewer.match)  # it may have committed all the same
             raise
@@ -80,7 +80,10 @@ class ForwardCalls(Edge):
     async def ListGames(self, request, context):
         infos, unavailable = await self.router.describe_all()
         games = [
-            gw.Game(name=f"games/{name}", info=public.game_info(info))
+            gw.Game(
+                name=f"games/{name}",
+                info=public.game_info(info, self.router.routes[name].versions()),
+            )
             for name, info in sorted(infos.items())
         ]
         unavailable_games = [f"games/{name}" for name in unavailable]
@@ -93,7 +96,7 @@ class ForwardCalls(Edge):
         if viewer.seat is not None:
             ask.seat = viewer.seat
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10)
+            viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10), rules=viewer.rules
         )
         reply = gw.GetViewResponse(
             view=response.view,
@@ -109,7 +112,10 @@ class ForwardCalls(Edge):
         viewer = await self.viewer(request.match, context, seated=True)
         ask = rules.ListActionsRequest(match_id=viewer.match, seat=viewer.seat)
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.ListActions(ask, timeout=10)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.ListActions(ask, timeout=10),
+            rules=viewer.rules,
         )
         return gw.ListActionsResponse(
             actions=response.actions,
@@ -129,7 +135,10 @@ class ForwardCalls(Edge):
             match_id=viewer.match, seat=viewer.seat, seed=request.seed, count=request.count
         )
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.SampleHidden(ask, timeout=10)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.SampleHidden(ask, timeout=10),
+            rules=viewer.rules,
         )
         return gw.SampleHiddenResponse(states=response.states, version=response.version)
 
@@ -140,6 +149,9 @@ class ForwardCalls(Edge):
         if viewer.seat is not None:
             ask.seat = viewer.seat
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.GetMatchLog(ask, timeout=30)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.GetMatchLog(ask, timeout=30),
+            rules=viewer.rules,
         )
         return gw.GetMatchLogResponse(log=public.match_log(f"matches/{viewer.match}", response.log))

@@ -86,6 +86,11 @@ class TurnTimers:
         entry = await self.core.current(match)
         if entry.version != progress.version:
             return 0  # it moved on; the newer commit armed its own deadline
+        if entry.rules not in self.core.served:
+            if self.core.moves_forward(entry.rules):
+                await self.core.playable(match)  # migrated: the next poll plays the timeout
+            return 0  # a replica that plays its rules version fires it
+        game = self.core.rules_at(entry.rules)
         abandoned = await self.abandons(match, decision.seat)
         if abandoned == "end":
             await self.core.end_abandoned(match, decision.seat, progress.version)
