@@ -208,6 +208,13 @@ class GameRoute:
         """Some replica's last probe said SERVING."""
         return any(r.live for r in self.replicas.values())
 
+    def plays(self, rules: int) -> bool:
+        """Some live replica plays (or migrates) rules version `rules`."""
+        return any(
+            r.live and r.versions and rules in r.versions.served | r.versions.migrates
+            for r in self.replicas.values()
+        )
+
     def versions(self) -> RulesVersions | None:
         """The rules versions the live replicas play between them (newest: the highest any
         starts new matches on); None while none is known."""
@@ -389,13 +396,17 @@ class Router:
                 if error.code not in RETRYABLE:
                     raise error
                 if error.reason == RULES_VERSION_UNAVAILABLE:
-                    replica.versions, refused = None, error  # ask it again at the next probe
+                    refused = error
+                    if error.metadata.get("rules_version") == str(rules):  # it said it did
+                        self._spawn(replica.learn_versions(self.probe_seconds))
                     continue
                 last = replica_unavailable(replica, error)
                 replica.down_until = time.monotonic() + self.cooldown
             if last is None and refused is not None:
                 raise refused
             if not await any_ready(ordered, deadline - time.monotonic()):
+                if rules is not None and not route.plays(rules):
+                    raise version_unavailable(game, rules)
                 raise last or refused or unavailable(f"no replica of {game} answered")
 
     async def act(

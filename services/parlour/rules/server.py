@@ -108,7 +108,11 @@ async def serve(game: Game, settings: RulesSettings) -> None:
 def main(game_name: str) -> None:
     """Entry point used by each game's __main__ and `parlour serve-rules`: settings are
     checked before anything starts (a bad one stops with a message naming it)."""
-    game = known_game(game_name)
+    run(known_game(game_name))
+
+
+def run(game: Game) -> None:
+    """Serve `game` (a registered game, or a build of one) with the environment's settings."""
     settings = load(RulesSettings)
-    logs.configure(f"parlour.rules.{game_name}", settings.log_level)
+    logs.configure(f"parlour.rules.{game.name}", settings.log_level)
     serving.run(serve(game, settings))
