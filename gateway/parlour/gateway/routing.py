@@ -405,8 +405,8 @@ class Router:
             if last is None and refused is not None:
                 raise refused
             if not await any_ready(ordered, deadline - time.monotonic()):
-                if rules is not None and not route.plays(rules):
-                    raise version_unavailable(game, rules)
+                if rules is not None and route.live and not route.plays(rules):
+                    raise version_unavailable(game, rules)  # others serve: not an outage
                 raise last or refused or unavailable(f"no replica of {game} answered")
 
     async def act(
