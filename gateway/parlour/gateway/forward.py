@@ -14,9 +14,11 @@ from parlour.gateway.edge import (
     unauthenticated,
 )
 from parlour.gateway.fanout import Progress
+from parlour.gateway.routing import RULES_VERSION_UNAVAILABLE
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.rpc.errors import guarded, invalid_argument
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
 from parlour.store.matchstore import StoredEvent
 
 
@@ -59,7 +61,7 @@ class ForwardCalls(Edge):
         if request.HasField("expected_version"):
             act.expected_version = request.expected_version
         try:
-            response = await self.router.act(viewer.game, act, viewer.rules)
+            response = await self.act_under_rules(viewer, act)
         except Exception:
             self.hub.notified(viewer.match)  # it may have committed all the same
             raise
@@ -75,6 +77,20 @@ class ForwardCalls(Edge):
         return gw.SubmitActionResponse(
             result=public.act_result(response.result), replayed=response.replayed
         )
+
+    async def act_under_rules(self, viewer: Viewer, act: rules.ActRequest) -> rules.ActResponse:
+        """Forward to a replica of the match's rules version; once more if a migration
+        moved the match on since the viewer was resolved (a long Play session)."""
+        try:
+            return await self.router.act(viewer.game, act, viewer.rules)
+        except ServiceError as error:
+            if error.reason != RULES_VERSION_UNAVAILABLE:
+                raise
+            now = int(await self.store.redis.hget(keys.meta(viewer.match), "rules") or 1)
+            if now == viewer.rules:
+                raise
+            viewer.rules = now
+            return await self.router.act(viewer.game, act, now)
 
     @guarded
     async def ListGames(self, request, context):
