@@ -338,9 +338,11 @@ class RulesCore:
 
     async def playable(self, match: str) -> tuple[Cached, Game]:
         """The match's current entry and the rules it is played under: migrated first when
-        this build does not play its version but may move it forward; else refused."""
+        this build does not play its version but may move it forward (not once it is
+        over: it keeps the rules it ended under); else refused."""
         entry = await self.current(match)
-        if entry.rules not in self.served and self.moves_forward(entry.rules):
+        over = entry.progress.HasField("outcome")
+        if entry.rules not in self.served and self.moves_forward(entry.rules) and not over:
             async with self.serialized(match):
                 entry = await self.current(match)
                 if entry.rules not in self.served:
