@@ -5,6 +5,9 @@ gateway's routing picks replicas by version. Real gRPC over loopback and a real 
 
 from __future__ import annotations
 
+import asyncio
+import uuid
+
 import grpc
 import pytest
 from edge_helpers import error_info
@@ -17,8 +20,9 @@ from parlour.engine.replay import replay
 from parlour.engine.rng import Rng
 from parlour.gateway.routing import GameRoute, Replica, RulesVersions
 from parlour.rules import server as rules_server
-from parlour.rules.core import pack
+from parlour.rules.core import RulesCore, pack
 from parlour.rules.records import read_actions
+from parlour.rules.timers import TurnTimers
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 from parlour.store import keys
@@ -157,3 +161,21 @@ async def test_routing_sends_a_match_only_to_replicas_of_its_version():
     assert RulesVersions.of(pb.GameInfo()) == RulesVersions(1, frozenset({1}), frozenset())
     for replica in route.replicas.values():
         await replica.close()
+
+
+async def test_timers_of_another_version_hold_none_back(store):
+    """A replica reads past the due turn timers of matches under a version it does not play
+    (leaving them for their own replicas) and fires its own behind them."""
+    v1, v2 = RulesCore(V1, store), RulesCore(TinyCardsV2(), store)
+    timed = {"game": "tinycards", "seats": "2", "turn_timer_ms": "1"}
+    old, older, new = uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex
+    for core, match in ((v1, older), (v1, old), (v2, new)):
+        rules = str(core.game.rules_version)
+        meta = {**timed, "rules": rules}
+        await core.create_match(pb.CreateMatchRequest(match_id=match, seats=2, seed=3, meta=meta))
+    await asyncio.sleep(0.05)  # every deadline (1 ms) has passed
+    assert await TurnTimers(v2, batch=1).fire_due() >= 1
+    assert (await store.load(new)).version >= 2
+    assert [(await store.load(m)).version for m in (older, old)] == [1, 1]
+    assert await TurnTimers(v1, batch=8).fire_due() >= 2
+    assert all([(await store.load(m)).version >= 2 for m in (older, old)])

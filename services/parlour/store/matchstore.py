@@ -518,10 +518,13 @@ class MatchStore:
         else:
             await self.redis.zadd(keys.timers(game), {match: deadline_ms})
 
-    async def due_timers(self, game: str, now_ms: int, count: int) -> list[tuple[str, int]]:
-        """Up to `count` (match, deadline) whose deadline has passed, earliest first."""
+    async def due_timers(
+        self, game: str, now_ms: int, count: int, start: int = 0
+    ) -> list[tuple[str, int]]:
+        """Up to `count` (match, deadline) whose deadline has passed, earliest first, from
+        the `start`-th."""
         due = await self.redis.zrangebyscore(
-            keys.timers(game), "-inf", now_ms, start=0, num=count, withscores=True
+            keys.timers(game), "-inf", now_ms, start=start, num=count, withscores=True
         )
         return [(match.decode(), int(score)) for match, score in due]
 
