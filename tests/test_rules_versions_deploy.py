@@ -11,6 +11,7 @@ change; finished v1 matches still verify where v1 is loaded.
 from __future__ import annotations
 
 import contextlib
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -109,7 +110,7 @@ def refused(call) -> tuple[grpc.StatusCode, str, dict]:
     return caught.value.code(), info.reason, dict(info.metadata)
 
 
-def test_a_rules_deploy_never_breaks_a_match():
+def test_a_rules_deploy_never_breaks_a_match(tmp_path):
     env = {"PARLOUR_PROBE_SECONDS": "0.2", "PARLOUR_DISCOVERY_SECONDS": "0.2"}
     with LocalStack(["tinycards"], env=env) as stack:
         (v1,) = stack.rules["tinycards"]
@@ -136,6 +137,14 @@ def test_a_rules_deploy_never_breaks_a_match():
             assert "(rules version 1)" in matchlogs.verify(old_log)
             with pytest.raises(matchlogs.RulesVersionUnavailable, match="version 2"):
                 matchlogs.verify(fresh.log())  # the installed Tiny Cards is version 1
+            saved = tmp_path / "v2.json"
+            saved.write_text(matchlogs.to_json(fresh.log()))
+            checked = subprocess.run(
+                [sys.executable, "-m", "parlour.cli", "verify", str(saved)],
+                capture_output=True, text=True, timeout=120,
+            )
+            assert checked.returncode == 3 and "CANNOT CHECK HERE" in checked.stderr
+            assert "needs tinycards rules version 2" in checked.stderr
             assert "(rules version 2)" in matchlogs.verify(fresh.log(), TinyCardsV2())
 
             # the v1 replicas stop: the v1 match is refused, not played by v2
@@ -171,6 +180,9 @@ def test_a_rules_deploy_never_breaks_a_match():
             assert [(a.migrated_to, a.seat) for a in moved] == [(2, -1)]
             notices = [e.event.text for e in log.events if e.event.version == moved[0].version]
             assert notices == ["The rules were updated to version 2 (from 1)."]
+            shown = "\n".join(matchlogs.lines(log))
+            assert "rules version 1 at creation" in shown
+            assert f"v{moved[0].version} the platform: moves the match to rules version 2" in shown
             patched = TinyCardsV2(keeps_version_1=True)
             assert "(rules version 1 then 2)" in matchlogs.verify(log, patched)
             with pytest.raises(matchlogs.RulesVersionUnavailable):

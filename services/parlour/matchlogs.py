@@ -73,12 +73,11 @@ def lines(log: gw.MatchLog) -> list[str]:
         if event.version in actions and event.version not in shown:
             shown.add(event.version)
             logged, action = actions[event.version], game.action_type()
-            if logged.migrated_to:
-                out.append(f"v{event.version} the platform: rules version {logged.migrated_to}")
-                out.append(f"  #{event.sequence} {event.text}")
-                continue
+            who = "the platform" if logged.migrated_to else f"seat {event.actor}"
             said = (
-                f"asks to take back v{logged.undo_requested}"
+                f"moves the match to rules version {logged.migrated_to}"
+                if logged.migrated_to
+                else f"asks to take back v{logged.undo_requested}"
                 if logged.undo_requested
                 else f"answers an undo request ({gw.UndoAnswer.Name(logged.undo_answer)})"
                 if logged.undo_answer
@@ -88,7 +87,7 @@ def lines(log: gw.MatchLog) -> list[str]:
                 if logged.action.Unpack(action)
                 else "?"
             )
-            out.append(f"v{event.version} seat {event.actor}: {said}")
+            out.append(f"v{event.version} {who}: {said}")
         audience = f" [{item.audience}]" if item.audience else ""
         out.append(f"  #{event.sequence} {event.text}{audience}")
     if log.audit.HasField("seed"):
