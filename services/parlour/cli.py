@@ -526,6 +526,9 @@ def cmd_verify(args: argparse.Namespace) -> None:
         print(matchlogs.verify(matchlogs.from_json(text)))
     except matchlogs.VerifyFailed as error:
         sys.exit(f"parlour verify: FAILED: {error}")
+    except matchlogs.RulesVersionUnavailable as error:
+        print(f"parlour verify: CANNOT CHECK HERE: {error}", file=sys.stderr)
+        sys.exit(3)
 
 
 def nonnegative(text: str) -> int:

@@ -138,6 +138,9 @@ class RulesSettings(ServerSettings):
     state_cache: Annotated[int, Field(ge=0)] = 10_000
     event_history: Annotated[int, Field(ge=0)] = 0
     timer_poll_seconds: Seconds = 0.1
+    #: Move matches of an older rules version this build can migrate (Game.migrates_from)
+    #: to its newest when they are met (issue 42; off: they wait for a replica of theirs).
+    migrate_rules: bool = False
 
 
 @functools.cache

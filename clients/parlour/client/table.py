@@ -93,6 +93,8 @@ class Table:
         self.seat = seat
         #: The way to play's title, when this table created the match.
         self.variant = ""
+        #: The rules version the match is played under (Match.rules_version).
+        self.rules_version = 0
 
     @property
     def me(self) -> int | None:
@@ -119,12 +121,16 @@ class Table:
     ) -> Table:
         info = await client.match(match)
         taken = await client.join(info.name, name, seat)
-        return cls(client, get_game(info.game), info.name, taken)
+        table = cls(client, get_game(info.game), info.name, taken)
+        table.rules_version = info.rules_version
+        return table
 
     @classmethod
     async def watch(cls, client: GatewayClient, match: str) -> Table:
         info = await client.match(match)
-        return cls(client, get_game(info.game), info.name, None)
+        table = cls(client, get_game(info.game), info.name, None)
+        table.rules_version = info.rules_version
+        return table
 
     async def snapshot(self) -> Snapshot:
         """The match, the caller's view and legal actions now."""

@@ -298,4 +298,4 @@ async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                 helpers.terminate()
                 helpers.wait()
         print("\n".join([*app.record_lines, ""]) if app.record_lines else "", end="")
-        print(f"match {table.match} on {address}")
+        print(f"match {table.match} on {address} (rules version {table.rules_version})")

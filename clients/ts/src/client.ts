@@ -111,7 +111,8 @@ export class ParlourClient {
   }
 
   /** Create a match; the request id makes retries safe. `rated: false`: a friendly match
-   * whose result changes nobody's record (unset: the gateway's default, rated). */
+   * whose result changes nobody's record (unset: the gateway's default, rated). The match
+   * starts on the newest rules version a replica plays (`rulesVersion`). */
   async createMatch(
     game: string,
     seats: number,
@@ -126,6 +127,11 @@ export class ParlourClient {
       rated: options.rated,
     });
     return response.match!;
+  }
+
+  /** A match as it stands (`rulesVersion`: the rules version it is played under). */
+  async match(name: string): Promise<Match> {
+    return (await this.api.getMatch({ match: name })).match!;
   }
 
   /** Take a seat (the lowest free one unless `seat` is given). A retry with the same

@@ -71,6 +71,7 @@ async function main() {
     const viewType = messageType(info.viewTypeUrl);
     console.log(`=== ${info.displayName}: ${seats} seats, View ${viewType?.typeName}`);
     const match = await client.createMatch(info.game, seats, { seed: BigInt(seedText), spectators: true });
+    console.log(`  ${match.name}, rules version ${match.rulesVersion}`);
     const names = Array.from({ length: seats }, (_, i) => `ts${i}`);
     // The first seat plays for its name's record, the others as bots of the "random" strategy.
     const players = await Promise.all(names.map((name, i) => client.join(match.name, name, i, i ? { bot: "random" } : {})));

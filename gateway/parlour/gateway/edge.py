@@ -115,10 +115,10 @@ def scope(context, trusted: tuple = ()) -> str:
 
 
 class Viewer:
-    """Who is calling about a match: its game, the caller's seat (None: spectator) and
-    the hash of the seat token it authenticated with."""
+    """Who is calling about a match: its game, the caller's seat (None: spectator), the
+    hash of the seat token it authenticated with, and the match's rules version."""
 
-    __slots__ = ("match", "game", "seat", "token_hash", "seat_version")
+    __slots__ = ("match", "game", "seat", "token_hash", "seat_version", "rules")
 
     def __init__(
         self,
@@ -127,6 +127,7 @@ class Viewer:
         seat: int | None,
         token_hash: str | None = None,
         seat_version: int = 0,
+        rules: int = 1,
     ) -> None:
         self.match = match
         self.game = game
@@ -134,10 +135,13 @@ class Viewer:
         self.token_hash = token_hash
         #: The match's seat version (revoked tokens) when the token was last checked.
         self.seat_version = seat_version
+        #: The rules version the match was played under when read (routing: issue 42).
+        self.rules = rules
 
 
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
     """The caller's seat from its token (None: spectator), checked against the metadata."""
+    rules = int(meta.get("rules") or 1)  # 1: a match stored before versions were recorded
     if token is not None:
         held = tokens.held_seat(meta, token) if token else None
         if held is None:
@@ -145,7 +149,7 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
         version = int(meta.get("sv", 0))
-        return Viewer(match, meta["game"], int(held[1]), held[0], version)
+        return Viewer(match, meta["game"], int(held[1]), held[0], version, rules)
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
     if meta.get("spectators") != "1":
@@ -154,7 +158,7 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
             "SPECTATORS_NOT_ALLOWED",
             "this match does not allow spectators",
         )
-    return Viewer(match, meta["game"], None)
+    return Viewer(match, meta["game"], None, rules=rules)
 
 
 class Edge:
@@ -221,7 +225,7 @@ class Edge:
         """Resolve match and seat token; spectators only where allowed."""
         match = match_id_of(match_name)
         token = self.seat_token(context)
-        fields = ["game", "spectators", "sv"]
+        fields = ["game", "spectators", "sv", "rules"]
         fields += [f"t:{stored}" for stored in tokens.stored_hashes(token)] if token else []
         who = identity.current()
         fields += [f"proof:{who.key}"] if who is not None and token else []

@@ -14,9 +14,11 @@ from parlour.gateway.edge import (
     unauthenticated,
 )
 from parlour.gateway.fanout import Progress
+from parlour.gateway.routing import RULES_VERSION_UNAVAILABLE
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.rpc.errors import guarded, invalid_argument
+from parlour.rpc.errors import ServiceError, guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import keys
 from parlour.store.matchstore import StoredEvent
 
 
@@ -59,7 +61,7 @@ class ForwardCalls(Edge):
         if request.HasField("expected_version"):
             act.expected_version = request.expected_version
         try:
-            response = await self.router.act(viewer.game, act)
+            response = await self.act_under_rules(viewer, act)
         except Exception:
             self.hub.notified(viewer.match)  # it may have committed all the same
             raise
@@ -76,11 +78,28 @@ class ForwardCalls(Edge):
             result=public.act_result(response.result), replayed=response.replayed
         )
 
+    async def act_under_rules(self, viewer: Viewer, act: rules.ActRequest) -> rules.ActResponse:
+        """Forward to a replica of the match's rules version; once more if a migration
+        moved the match on since the viewer was resolved (a long Play session)."""
+        try:
+            return await self.router.act(viewer.game, act, viewer.rules)
+        except ServiceError as error:
+            if error.reason != RULES_VERSION_UNAVAILABLE:
+                raise
+            now = int(await self.store.redis.hget(keys.meta(viewer.match), "rules") or 1)
+            if now == viewer.rules:
+                raise
+            viewer.rules = now
+            return await self.router.act(viewer.game, act, now)
+
     @guarded
     async def ListGames(self, request, context):
         infos, unavailable = await self.router.describe_all()
         games = [
-            gw.Game(name=f"games/{name}", info=public.game_info(info))
+            gw.Game(
+                name=f"games/{name}",
+                info=public.game_info(info, self.router.routes[name].versions()),
+            )
             for name, info in sorted(infos.items())
         ]
         unavailable_games = [f"games/{name}" for name in unavailable]
@@ -93,7 +112,7 @@ class ForwardCalls(Edge):
         if viewer.seat is not None:
             ask.seat = viewer.seat
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10)
+            viewer.game, viewer.match, lambda r: r.stub.GetView(ask, timeout=10), rules=viewer.rules
         )
         reply = gw.GetViewResponse(
             view=response.view,
@@ -109,7 +128,10 @@ class ForwardCalls(Edge):
         viewer = await self.viewer(request.match, context, seated=True)
         ask = rules.ListActionsRequest(match_id=viewer.match, seat=viewer.seat)
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.ListActions(ask, timeout=10)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.ListActions(ask, timeout=10),
+            rules=viewer.rules,
         )
         return gw.ListActionsResponse(
             actions=response.actions,
@@ -130,7 +152,10 @@ class ForwardCalls(Edge):
             match_id=viewer.match, seat=viewer.seat, seed=request.seed, count=request.count
         )
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.SampleHidden(ask, timeout=10)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.SampleHidden(ask, timeout=10),
+            rules=viewer.rules,
         )
         return gw.SampleHiddenResponse(states=response.states, version=response.version)
 
@@ -141,6 +166,9 @@ class ForwardCalls(Edge):
         if viewer.seat is not None:
             ask.seat = viewer.seat
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.GetMatchLog(ask, timeout=30)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.GetMatchLog(ask, timeout=30),
+            rules=viewer.rules,
         )
         return gw.GetMatchLogResponse(log=public.match_log(f"matches/{viewer.match}", response.log))

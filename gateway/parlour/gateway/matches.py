@@ -118,6 +118,7 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
         allow_spectators=meta.get("spectators") == "1",
         progress=progress,
         rated=meta.get("unrated") != "1",
+        rules_version=int(meta.get("rules") or 1),
     )
     for seat in range(seats):
         resource.seats.add(
@@ -183,11 +184,19 @@ class MatchCalls(Edge):
         meta = creation_meta(game, request, match, seed) | invitation
         if request.HasField("rated") and not request.rated:
             meta["unrated"] = "1"
+        newest = self.router.routes[game].versions()
+        if newest is not None:  # else the replica records its own newest
+            meta["rules"] = str(newest.newest)
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
         )
         try:
-            await self.router.call(game, match, lambda r: r.stub.CreateMatch(create, timeout=10))
+            await self.router.call(
+                game,
+                match,
+                lambda r: r.stub.CreateMatch(create, timeout=10),
+                rules=newest.newest if newest is not None else None,
+            )
         except ServiceError as error:
             if error.code != grpc.StatusCode.ALREADY_EXISTS:
                 raise

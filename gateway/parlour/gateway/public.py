@@ -40,13 +40,18 @@ def table(text: Message) -> gw.TableText:
     return same_layout(text, gw.TableText)
 
 
-def game_info(info: rules.GameInfo) -> gw.GameInfo:
-    """Public GameInfo: the same facts (same layout), plus complete type URLs."""
+def game_info(info: rules.GameInfo, versions=None) -> gw.GameInfo:
+    """Public GameInfo: the same facts (same layout), plus complete type URLs; with
+    `versions` (routing.RulesVersions), the rules versions of the live replicas."""
     public = same_layout(info, gw.GameInfo)
     public.options_type_url = TYPE_URL_PREFIX + info.options_type
     public.action_type_url = TYPE_URL_PREFIX + info.action_type
     public.event_type_url = TYPE_URL_PREFIX + info.event_type
     public.view_type_url = TYPE_URL_PREFIX + info.view_type
+    if versions is not None:
+        public.rules_version = versions.newest
+        public.served_rules_versions[:] = sorted(versions.served)
+        public.migrates_from_rules_versions[:] = sorted(versions.migrates)
     return public
 
 
@@ -60,6 +65,7 @@ def match_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
         audit=same_layout(log.audit, gw.SeedAudit),
         outcome=same_layout(log.outcome, gw.Outcome),
         reveal_all=log.reveal_all,
+        rules_version=log.rules_version,
     )
     if log.HasField("seat"):
         answer.seat = log.seat
@@ -74,6 +80,7 @@ def match_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             abandoned=action.abandoned,
             undo_requested=action.undo_requested,
             undo_answer=action.undo_answer,
+            migrated_to=action.migrated_to,
         )
     for event in log.events:
         answer.events.add(

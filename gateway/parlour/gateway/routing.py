@@ -5,6 +5,11 @@ Each game's targets (addresses or DNS names, see discovery) are re-resolved ever
 `retire_seconds`. Each replica's health is probed every `probe_seconds`: a match goes to
 the first live replica in its rendezvous order (the same replica while the live set
 holds, so its cache stays warm), moving on while one is unavailable.
+
+Each replica advertises the rules versions it plays (DescribeGame, asked whenever a probe
+finds it serving with its versions unknown): a match's calls go only to replicas that play
+its version, then to replicas that migrate it (the host's choice); with none, the call is
+refused UNAVAILABLE RULES_VERSION_UNAVAILABLE, never run under other rules (issue 42).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import logging
 import time
 import zlib
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -43,6 +49,35 @@ RECONNECT_OPTIONS = [
 ]
 #: ActStreams per replica: grpc.aio sends one message at a time per stream.
 LINKS_PER_REPLICA = 4
+#: The refusal of a match whose rules version no replica (or not this one) plays.
+RULES_VERSION_UNAVAILABLE = "RULES_VERSION_UNAVAILABLE"
+
+
+@dataclass(frozen=True, slots=True)
+class RulesVersions:
+    """What a replica said it plays: the version new matches start on, every version it
+    plays, and the versions it migrates forward."""
+
+    newest: int
+    served: frozenset[int]
+    migrates: frozenset[int]
+
+    @classmethod
+    def of(cls, info: pb.GameInfo) -> RulesVersions:
+        """From a GameInfo (a build from before versions plays version 1 alone)."""
+        newest = info.rules_version or 1
+        served = frozenset(info.served_rules_versions) or frozenset({newest})
+        return cls(newest, served, frozenset(info.migrates_from_rules_versions))
+
+
+def version_unavailable(game: str, version: int) -> ServiceError:
+    """No replica of `game` plays (or migrates) rules version `version`."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        RULES_VERSION_UNAVAILABLE,
+        f"no {game} rules replica plays rules version {version} now",
+        metadata={"rules_version": str(version)},
+    )
 
 
 class Replica:
@@ -62,6 +97,8 @@ class Replica:
         self.down_until = 0.0
         #: Last probe said SERVING (None: not probed yet).
         self.live: bool | None = None
+        #: The rules versions it plays (None: not asked since it came up).
+        self.versions: RulesVersions | None = None
 
     def link(self, match: str) -> ActLink:
         """The stream a match's actions use (one per match keeps them in order)."""
@@ -76,6 +113,14 @@ class Replica:
         except grpc.aio.AioRpcError:
             return False
         return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    async def learn_versions(self, timeout: float) -> None:
+        """Ask the replica which rules versions it plays (left unknown if it does not say)."""
+        try:
+            reply = await self.stub.DescribeGame(pb.DescribeGameRequest(), timeout=timeout)
+        except grpc.aio.AioRpcError:
+            return
+        self.versions = RulesVersions.of(reply.game)
 
     async def close(self) -> None:
         for link in self.links:
@@ -135,12 +180,25 @@ class GameRoute:
         self.targets = targets
         self.replicas: dict[str, Replica] = {}
 
-    def ordered(self, match: str) -> list[Replica]:
+    def ordered(self, match: str, rules: int | None = None) -> list[Replica]:
+        """The replicas for a match: with its rules version, those that play it, then those
+        that migrate it (none: empty); each group live first, in rendezvous order. Until
+        some replica's versions are known, all (the rules services check the version)."""
+        replicas = list(self.replicas.values())
+        if rules is None or not any(r.versions for r in replicas):
+            return self._ranked(match, replicas)
+        plays = [r for r in replicas if r.versions and rules in r.versions.served]
+        moves = [r for r in replicas if r.versions and rules in r.versions.migrates]
+        return self._ranked(match, plays) + [
+            r for r in self._ranked(match, moves) if r not in plays
+        ]
+
+    def _ranked(self, match: str, replicas: list[Replica]) -> list[Replica]:
         """Rendezvous order over the live replicas, then the rest (down or unprobed)."""
-        if len(self.replicas) == 1:  # the usual case: nothing to rank
-            return list(self.replicas.values())
+        if len(replicas) <= 1:  # the usual case: nothing to rank
+            return replicas
         now = time.monotonic()
-        ranked = rank(match, list(self.replicas.values()))
+        ranked = rank(match, replicas)
         return [r for r in ranked if r.live is not False and r.down_until <= now] + [
             r for r in ranked if r.live is False or r.down_until > now
         ]
@@ -149,6 +207,25 @@ class GameRoute:
     def live(self) -> bool:
         """Some replica's last probe said SERVING."""
         return any(r.live for r in self.replicas.values())
+
+    def plays(self, rules: int) -> bool:
+        """Some live replica plays (or migrates) rules version `rules`."""
+        return any(
+            r.live and r.versions and rules in r.versions.served | r.versions.migrates
+            for r in self.replicas.values()
+        )
+
+    def versions(self) -> RulesVersions | None:
+        """The rules versions the live replicas play between them (newest: the highest any
+        starts new matches on); None while none is known."""
+        known = [r.versions for r in self.replicas.values() if r.live and r.versions]
+        if not known:
+            return None
+        return RulesVersions(
+            max(v.newest for v in known),
+            frozenset().union(*(v.served for v in known)),
+            frozenset().union(*(v.migrates for v in known)),
+        )
 
 
 class Router:
@@ -232,7 +309,10 @@ class Router:
         for replica, live in zip(replicas, results, strict=True):
             if live and not replica.live:
                 replica.down_until = 0.0
+                replica.versions = None  # back up: it may be another build now
             replica.live = live
+        unknown = [r for r in replicas if r.live and r.versions is None]
+        await asyncio.gather(*(r.learn_versions(self.probe_seconds) for r in unknown))
         for route in self.routes.values():
             self._count(route)
 
@@ -286,8 +366,11 @@ class Router:
         match: str,
         send: Callable[[Replica], Awaitable[T]],
         patient: bool = True,
+        rules: int | None = None,
     ) -> T:
         """Call the match's preferred replica, moving on to the next while one is unavailable.
+        With `rules`, only replicas that play (or migrate) that rules version are called;
+        none: UNAVAILABLE RULES_VERSION_UNAVAILABLE at once.
 
         When every replica refused, wait (up to `failover_seconds` in all; not at all
         unless `patient`) for any to reconnect and go round again: while one replica
@@ -299,26 +382,40 @@ class Router:
         deadline = time.monotonic() + (self.failover_seconds if patient else 0)
         while True:
             last: ServiceError | None = None
-            ordered = route.ordered(match)
+            refused: ServiceError | None = None
+            ordered = route.ordered(match, rules)
+            if not ordered and rules is not None:
+                raise version_unavailable(game, rules)
             for replica in ordered:
                 try:
                     return await send(replica)
-                except grpc.aio.AioRpcError as error:
-                    if error.code() not in RETRYABLE:
-                        raise ServiceError.from_rpc_error(error) from None
-                    last = replica_unavailable(replica, ServiceError.from_rpc_error(error))
-                except ServiceError as error:
-                    if error.code not in RETRYABLE:
-                        raise
-                    last = replica_unavailable(replica, error)
+                except grpc.aio.AioRpcError as rpc_error:
+                    error = ServiceError.from_rpc_error(rpc_error)
+                except ServiceError as caught:
+                    error = caught
+                if error.code not in RETRYABLE:
+                    raise error
+                if error.reason == RULES_VERSION_UNAVAILABLE:
+                    refused = error
+                    if error.metadata.get("rules_version") == str(rules):  # it said it did
+                        self._spawn(replica.learn_versions(self.probe_seconds))
+                    continue
+                last = replica_unavailable(replica, error)
                 replica.down_until = time.monotonic() + self.cooldown
+            if last is None and refused is not None:
+                raise refused
             if not await any_ready(ordered, deadline - time.monotonic()):
-                raise last or unavailable(f"no replica of {game} answered")
+                if rules is not None and route.live and not route.plays(rules):
+                    raise version_unavailable(game, rules)  # others serve: not an outage
+                raise last or refused or unavailable(f"no replica of {game} answered")
 
-    async def act(self, game: str, request: pb.ActRequest) -> pb.ActResponse:
-        """Forward an Act over the replica's open stream (safe to retry: it has a request id)."""
+    async def act(
+        self, game: str, request: pb.ActRequest, rules: int | None = None
+    ) -> pb.ActResponse:
+        """Forward an Act over the replica's open stream (safe to retry: it has a request id)
+        to a replica that plays the match's rules version."""
         match = request.match_id
-        return await self.call(game, match, lambda r: r.link(match).act(request))
+        return await self.call(game, match, lambda r: r.link(match).act(request), rules=rules)
 
     async def close(self) -> None:
         """Stop refreshing and close every channel."""

@@ -20,7 +20,10 @@ class UndoCalls(Edge):
             match_id=viewer.match, seat=viewer.seat, request_id=client_request_id(request)
         )
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.UndoAction(ask, timeout=30)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.UndoAction(ask, timeout=30),
+            rules=viewer.rules,
         )
         return gw.UndoActionResponse(
             result=public.act_result(response.result), replayed=response.replayed
@@ -38,7 +41,10 @@ class UndoCalls(Edge):
             answer=request.answer,
         )
         response = await self.router.call(
-            viewer.game, viewer.match, lambda r: r.stub.AnswerUndo(ask, timeout=30)
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.AnswerUndo(ask, timeout=30),
+            rules=viewer.rules,
         )
         return gw.AnswerUndoResponse(
             result=public.act_result(response.result), replayed=response.replayed

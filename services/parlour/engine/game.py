@@ -26,6 +26,15 @@ class IllegalAction(Exception):
         self.message = message or reason
 
 
+class UnservedVersion(LookupError):
+    """A rules version this build of a game does not play (nor replay)."""
+
+    def __init__(self, game: str, version: int) -> None:
+        super().__init__(f"this build of {game} does not play rules version {version}")
+        self.game = game
+        self.version = version
+
+
 class InvalidOptions(ValueError):
     """Match options (or a seat count) the game cannot be set up with."""
 
@@ -127,6 +136,17 @@ class Game(abc.ABC):
     lowest_score_wins: ClassVar[bool] = False
     #: True only for games that exist to test the platform.
     for_tests: ClassVar[bool] = False
+    #: The rules version new matches start on. Bump it whenever the game's behaviour changes
+    #: (its golden playthroughs change: tests/test_rules_versions.py checks it); a match keeps
+    #: the version it was created under (docs/adding-a-game.md, "Rules versions").
+    rules_version: ClassVar[int] = 1
+    #: Older versions whose matches `migrate` moves to `rules_version` (run only when the
+    #: host turns migration on).
+    migrates_from: ClassVar[frozenset[int]] = frozenset()
+    #: Older versions this build plays unchanged: since them only words changed (tables,
+    #: labels, prompts, feed lines), never a State, an Event, a legal action or an audience,
+    #: so their matches play on and their logs replay here.
+    plays_unchanged: ClassVar[frozenset[int]] = frozenset()
     #: Every reason its IllegalActions can carry, with a one-line description for clients.
     reasons: ClassVar[Mapping[str, str]]
     #: Every Decision.kind it can owe, with a one-line description for clients.
@@ -207,6 +227,26 @@ class Game(abc.ABC):
         if len(variants) == 1:
             return variants[0].name
         return rating.matching_variant(variants, options)
+
+    # -- rules versions (issue 42) ---------------------------------------------
+    def served_versions(self) -> tuple[int, ...]:
+        """Every rules version this build plays; default: `rules_version` alone. A build
+        that keeps an older behaviour behind the version a match recorded (Temporal's
+        patching) lists it here and answers it in `at_version`."""
+        return tuple(sorted({self.rules_version, *self.plays_unchanged}))
+
+    def at_version(self, version: int) -> Game:
+        """The rules as they were at `version` (self for `rules_version`); raises
+        UnservedVersion for a version this build does not play."""
+        if version == self.rules_version or version in self.plays_unchanged:
+            return self
+        raise UnservedVersion(self.name, version)
+
+    def migrate(self, state: Message, from_version: int) -> None:
+        """Move a live match's State from `from_version` (one of `migrates_from`) to
+        `rules_version`, in place; the decisions owed must stay the same. Runs once per
+        match, recorded in its log as a RulesUpdated event everyone sees."""
+        raise UnservedVersion(self.name, from_version)
 
     # -- declared checks used by the conformance suite ------------------------
     @abc.abstractmethod

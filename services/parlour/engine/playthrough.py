@@ -8,6 +8,10 @@ means the rules, their words or their state changed: regenerate with
     python -m parlour.engine.playthrough GAME [--variant NAME] --write
 
 and explain the diff in the commit. Files: parlour/games/<game>/tests/playthroughs/.
+
+A changed playthrough is changed behaviour: the game's `rules_version` goes up with it, and
+`tests/playthroughs/versions` gains the line `--versions` prints (each version with the
+digest of the playthroughs it recorded; tests/test_rules_versions.py checks both).
 """
 
 from __future__ import annotations
@@ -102,13 +106,64 @@ def path(game: Game, variant: Variant) -> Path:
     return directory(game) / f"{variant.name}.txt"
 
 
+def versions_path(game: Game) -> Path:
+    """The file listing each rules version with the digest of its playthroughs."""
+    return directory(game) / "versions"
+
+
+def recorded_digest(game: Game) -> str:
+    """The digest of the game's recorded playthroughs (every variant's file, by name)."""
+    parts = [
+        f"{variant.name}\n{path(game, variant).read_text(encoding='utf-8')}"
+        for variant in sorted(game.variants(), key=lambda v: v.name)
+    ]
+    return _digest("\n".join(parts).encode())
+
+
+def recorded_versions(game: Game) -> list[tuple[int, str]]:
+    """(rules version, playthrough digest) as `versions` lists them, in file order."""
+    lines = versions_path(game).read_text(encoding="utf-8").splitlines()
+    return [(int(v), d) for v, d in (line.split() for line in lines if line.strip())]
+
+
+def version_problems(
+    rules_version: int, recorded: list[tuple[int, str]], digest: str
+) -> list[str]:
+    """What is wrong between a game's `rules_version`, its `versions` lines and the digest of
+    its playthroughs now (none: the playthroughs are those of its version)."""
+    numbers = [v for v, _ in recorded]
+    if not recorded:
+        return ["tests/playthroughs/versions lists no version"]
+    if numbers != sorted(set(numbers)):
+        return [f"tests/playthroughs/versions is not in rising order: {numbers}"]
+    newest, pinned = recorded[-1]
+    if newest != rules_version:
+        return [f"rules_version is {rules_version}; tests/playthroughs/versions ends at {newest}"]
+    if pinned != digest:
+        return [
+            f"the playthroughs changed (digest {digest}) while rules_version stayed "
+            f"{rules_version}: a change of behaviour breaks the matches and logs made under "
+            f"version {rules_version}; bump rules_version to {rules_version + 1} and append "
+            f"the line '{rules_version + 1} {digest}' (docs/adding-a-game.md, 'Rules versions')"
+        ]
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parlour.engine.playthrough")
     parser.add_argument("game")
     parser.add_argument("--variant", help="one variant by name (default: every variant)")
     parser.add_argument("--write", action="store_true", help="write the files, else print")
+    parser.add_argument(
+        "--versions",
+        action="store_true",
+        help="print the `versions` line of the recorded playthroughs at the game's version",
+    )
     args = parser.parse_args(argv)
     game = get_game(args.game)
+    if args.versions:
+        print(f"{game.rules_version} {recorded_digest(game)}")
+        return 0
     variants = [v for v in game.variants() if args.variant in (None, v.name)]
     if not variants:
         names = ", ".join(v.name for v in game.variants())

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import abandon, runtime, timeouts, undo
-from parlour.engine.game import Emitted, Game, Outcome
+from parlour.engine import abandon, runtime, timeouts, undo, versions
+from parlour.engine.game import Emitted, Game, Outcome, copy_message
 from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import (
     Abandoned,
+    RulesUpdated,
     TimedOut,
     UndoAnswered,
     UndoExpired,
@@ -90,6 +91,8 @@ def describe(game: Game, event: Message) -> str:
         return undo.describe_answered(event)
     if isinstance(event, UndoExpired):
         return undo.describe_expired(event)
+    if isinstance(event, RulesUpdated):
+        return versions.describe(event)
     return game.describe_event(event)
 
 
@@ -100,8 +103,14 @@ def packed(message: Message) -> bytes:
     return wrapper.SerializeToString(deterministic=True)
 
 
-def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterable) -> Replayed:
-    """Set the match up from its seed and apply every logged entry through the runtime.
+def replay(
+    game: Game, options: Message, seats: int, seed: int, entries: Iterable, created: int = 0
+) -> Replayed:
+    """Set the match up from its seed and apply every logged entry through the runtime,
+    each stretch under the rules version it was played with: `created` (0: the game's
+    `rules_version`) until an entry's `migrated_to` moves it on, by the game's `migrate`
+    with a RulesUpdated event. Raises UnservedVersion for a version this build of `game`
+    cannot play (the log may be faithful: it needs that version).
 
     An entry has the fields of a LoggedAction: `seat`, `action` (a packed Action),
     `timed_out` (the decision kind when the platform played it: a TimedOut event comes
@@ -110,7 +119,13 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
     other seats agree to; a seat's move while a request is open makes it lapse).
     `Replayed.states[i]` is the state at version i + 1.
     """
-    states = [game.new_state(options, seats, seed)]
+    entries = list(entries)
+    missing = versions.needed(game, created or game.rules_version, entries)
+    if missing:
+        raise versions.UnservedVersion(game.name, missing[0])
+    played_under = created or game.rules_version
+    rules = game.at_version(played_under)
+    states = [rules.new_state(options, seats, seed)]
     played: list[Message | None] = [None]
     events: list[LogEvent] = []
     ended_by: int | None = None
@@ -122,9 +137,17 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
         if entry.abandoned and not entry.timed_out:
             ended_by = entry.seat
         try:
-            if undo.is_step(entry):
+            if entry.migrated_to:
+                rules = game.at_version(entry.migrated_to)
+                state, action = copy_message(states[-1]), None
+                rules.migrate(state, played_under)
+                asked = None  # a migration closes an open undo request (clocks.carry)
+                emitted = [Emitted(RulesUpdated(from_version=played_under,
+                                                to_version=entry.migrated_to))]
+                played_under = entry.migrated_to
+            elif undo.is_step(entry):
                 state, action, emitted, asked = agreement_step(
-                    game, states, played, entry, asked, platform
+                    rules, states, played, entry, asked, platform
                 )
             else:
                 lapsed = (
@@ -133,7 +156,7 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
                     else [Emitted(UndoExpired(seat=asked.seat, version=asked.version))]
                 )
                 asked = None
-                state, action, emitted = step(game, states, played, entry)
+                state, action, emitted = step(rules, states, played, entry)
                 emitted = [*lapsed, *emitted]
         except Exception as error:  # noqa: BLE001 - a tampered action may break any rule
             message = f"the action making version {version} is refused: {error}"
@@ -149,14 +172,14 @@ def replay(game: Game, options: Message, seats: int, seed: int, entries: Iterabl
                     version=version,
                     actor=entry.seat,
                     event=packed(item.event),
-                    text=describe(game, item.event),
+                    text=describe(rules, item.event),
                     audience=audience(item),
                 )
             )
     outcome = (
-        game.outcome(states[-1])
+        rules.outcome(states[-1])
         if ended_by is None
-        else abandon.ended_outcome(game, states[-1], ended_by)
+        else abandon.ended_outcome(rules, states[-1], ended_by)
     )
     return Replayed(events, outcome, states)
 

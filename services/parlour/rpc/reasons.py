@@ -165,6 +165,11 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "The server is shutting down; retry (a stream's trailers say where to resume).",
     ),
     "BACKEND_UNAVAILABLE": ("UNAVAILABLE", "No replica of the game's rules service answered."),
+    "RULES_VERSION_UNAVAILABLE": (
+        "UNAVAILABLE",
+        "No live rules replica plays the rules version the match (or its log) needs "
+        "(metadata: rules_version); it is never played under other rules.",
+    ),
     "STORAGE_UNAVAILABLE": ("UNAVAILABLE", "Redis did not answer; retry."),
     "INTERNAL": ("INTERNAL", "An unexpected error; the server logs it."),
 }

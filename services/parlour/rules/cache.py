@@ -15,13 +15,14 @@ from google.protobuf.message import Message
 
 @dataclass(frozen=True, slots=True)
 class Cached:
-    """A parsed State at a version, with the last event sequence and the MatchProgress
-    committed with it."""
+    """A parsed State at a version, with the last event sequence, the MatchProgress
+    committed with it and the rules version it is played under."""
 
     version: int
     last_sequence: int
     state: Message
     progress: Message
+    rules: int = 1
 
 
 class StateCache:

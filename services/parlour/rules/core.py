@@ -13,11 +13,11 @@ from google.protobuf import any_pb2, descriptor_pb2
 from google.protobuf.message import DecodeError, Message
 
 from parlour.engine import abandon, runtime, timeouts
-from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions
+from parlour.engine.game import Emitted, Game, IllegalAction, InvalidOptions, copy_message
 from parlour.engine.replay import describe
 from parlour.engine.sampling import sample_hidden
 from parlour.engine.text import seat as seat_ref
-from parlour.engine.v1.platform_pb2 import Abandoned, UndoExpired
+from parlour.engine.v1.platform_pb2 import Abandoned, RulesUpdated, UndoExpired
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks, records
@@ -116,6 +116,17 @@ def committed_events(
     ]
 
 
+def rules_unavailable(game: str, version: int) -> ServiceError:
+    """A match (or log) under a rules version this replica does not play: UNAVAILABLE, so
+    the gateway tries a replica that does; never played under other rules."""
+    return ServiceError(
+        grpc.StatusCode.UNAVAILABLE,
+        "RULES_VERSION_UNAVAILABLE",
+        f"no {game} rules replica here plays rules version {version}",
+        metadata={"rules_version": str(version)},
+    )
+
+
 def refused(error: IllegalAction) -> ServiceError:
     """An illegal action as FAILED_PRECONDITION with the rule's reason."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, error.reason, error.message)
@@ -155,9 +166,17 @@ class RulesCore:
     """Create matches, answer views and legal actions, and apply actions for one game."""
 
     def __init__(
-        self, game: Game, store: MatchStore, cache_size: int = 10_000, max_retries: int = 16
+        self,
+        game: Game,
+        store: MatchStore,
+        cache_size: int = 10_000,
+        max_retries: int = 16,
+        migrate: bool = False,
     ) -> None:
         self.game = game
+        #: The host turned migration on: matches of `game.migrates_from` move forward.
+        self.migrate = migrate
+        self.served = frozenset(game.served_versions())
         self.store = store
         self.cache = StateCache(cache_size)
         self.max_retries = max_retries
@@ -188,6 +207,9 @@ class RulesCore:
             view_type=g.view_type.DESCRIPTOR.full_name,
             for_tests=g.for_tests,
             max_action_bytes=g.max_action_bytes,
+            rules_version=g.rules_version,
+            served_rules_versions=sorted(self.served),
+            migrates_from_rules_versions=sorted(g.migrates_from) if self.migrate else [],
         )
         if catalogue is not None:
             info.catalogue.CopyFrom(pack(catalogue))
@@ -223,12 +245,16 @@ class RulesCore:
         visit(UndoExpired.DESCRIPTOR.file)  # the platform events (platform.proto)
         return list(ordered.values())
 
-    def progress(self, state: Message, version: int, last_sequence: int) -> pb.MatchProgress:
-        """Version, pending decisions and outcome of a state."""
+    def progress(
+        self, state: Message, version: int, last_sequence: int, game: Game | None = None
+    ) -> pb.MatchProgress:
+        """Version, pending decisions and outcome of a state (under `game`: the rules
+        version it is played under; default the newest)."""
+        game = game or self.game
         progress = pb.MatchProgress(version=version, last_sequence=last_sequence)
-        for decision in runtime.pending(self.game, state):
+        for decision in runtime.pending(game, state):
             progress.pending.add(seat=decision.seat, kind=decision.kind)
-        outcome = self.game.outcome(state)
+        outcome = game.outcome(state)
         if outcome is not None:
             progress.outcome.CopyFrom(
                 pb.Outcome(scores=outcome.scores, winners=outcome.winners, summary=outcome.summary)
@@ -240,7 +266,8 @@ class RulesCore:
         """Set up and store a match's initial state."""
         if not request.match_id:
             raise invalid_argument("match_id", "match_id is required")
-        g = self.game
+        rules = int(request.meta.get("rules") or self.game.rules_version)
+        g = self.rules_at(rules)
         if not g.min_seats <= request.seats <= g.max_seats:
             raise invalid_argument(
                 "seats",
@@ -263,7 +290,7 @@ class RulesCore:
             state = g.new_state(options, request.seats, request.seed)
         except InvalidOptions as error:
             raise invalid_argument(f"options.{error.field}", error.message, "BAD_OPTIONS") from None
-        progress = self.progress(state, 1, 0)
+        progress = self.progress(state, 1, 0, g)
         policy = ClockPolicy.of(request.meta)
         self._clocks[request.match_id] = policy
         clocks.advance(None, progress, policy, now_ms(), request.seats)
@@ -275,13 +302,17 @@ class RulesCore:
             runtime.serialize(progress),
             dict(request.meta),
             runtime.serialize(pack(options)),
+            rules,
         )
         if not stored:
             raise ServiceError(
                 grpc.StatusCode.ALREADY_EXISTS, "MATCH_EXISTS", f"match {request.match_id!r} exists"
             )
-        self.cache.put(request.match_id, Cached(1, 0, state, progress))
-        log.info("match created", extra={"match": request.match_id, "seats": request.seats})
+        self.cache.put(request.match_id, Cached(1, 0, state, progress, rules))
+        log.info(
+            "match created",
+            extra={"match": request.match_id, "seats": request.seats, "rules": rules},
+        )
         return progress
 
     # -- reads --------------------------------------------------------------
@@ -296,6 +327,80 @@ class RulesCore:
                 raise not_found("match", match) from None
         return await self._load(match)
 
+    # -- rules versions (issue 42) -------------------------------------------------
+    def rules_at(self, version: int) -> Game:
+        """The rules of `version`, or RULES_VERSION_UNAVAILABLE if this build does not play
+        it."""
+        if version not in self.served:
+            raise rules_unavailable(self.game.name, version)
+        return self.game.at_version(version)
+
+    def moves_forward(self, version: int) -> bool:
+        """Whether this replica migrates matches of `version` (the host's setting)."""
+        return self.migrate and version in self.game.migrates_from
+
+    async def playable(self, match: str) -> tuple[Cached, Game]:
+        """The match's current entry and the rules it is played under: migrated first when
+        this build does not play its version but may move it forward (not once it is
+        over: it keeps the rules it ended under); else refused."""
+        entry = await self.current(match)
+        over = entry.progress.HasField("outcome")
+        if entry.rules not in self.served and self.moves_forward(entry.rules) and not over:
+            async with self.serialized(match):
+                entry = await self.current(match)
+                if entry.rules not in self.served:
+                    entry = await self.migrated(match, entry)
+        return entry, self.rules_at(entry.rules)
+
+    async def migrated(self, match: str, entry: Cached) -> Cached:
+        """Move the match to the newest rules (the game's migrate), once: committed with a
+        RulesUpdated event everyone sees and a log entry; hold the match's lock. Refused
+        unless the host turned migration on for its version; after a lost race, the
+        match as it is now."""
+        g = self.game
+        if not self.moves_forward(entry.rules):
+            raise rules_unavailable(g.name, entry.rules)
+        state = copy_message(entry.state)
+        g.migrate(state, entry.rules)
+        notice = RulesUpdated(from_version=entry.rules, to_version=g.rules_version)
+        version = entry.version + 1
+        progress = clocks.carry(entry.progress, version, entry.last_sequence + 1)
+        request_id = f"{keys.PLATFORM_REQUEST_PREFIX}rules:{version}:{g.rules_version}"
+        result = pb.ActResult(
+            progress=progress, first_sequence=entry.last_sequence + 1, event_count=1
+        )
+        logged = pb.LoggedAction(
+            seat=-1, request_id=request_id, version=version, migrated_to=g.rules_version
+        )
+        fingerprint = hashlib.sha256(request_id.encode()).digest()[:FINGERPRINT_BYTES]
+        try:
+            await self.store.commit_action(
+                match,
+                entry.version,
+                runtime.serialize(state),
+                [(self.record(notice), encode_visibility(None), -1)],
+                request_id,
+                fingerprint + runtime.serialize(result),
+                runtime.serialize(progress),
+                "",
+                records.compact_action(logged, g),
+                rules=g.rules_version,
+            )
+        except CommitConflict:
+            self.cache.drop(match)
+            return await self._load(match)
+        except MatchNotFound:
+            raise not_found("match", match) from None
+        except MatchFinished:
+            raise game_over() from None
+        log.info(
+            "match migrated",
+            extra={"match": match, "version": version, "rules": g.rules_version},
+        )
+        moved = Cached(version, progress.last_sequence, state, progress, g.rules_version)
+        self.cache.put(match, moved)
+        return moved
+
     def check_seat(self, state: Message, seat: int) -> None:
         """Refuse a seat number outside the match."""
         if not 0 <= seat < self.game.seat_count(state):
@@ -303,25 +408,25 @@ class RulesCore:
 
     async def get_view(self, match: str, seat: int | None) -> pb.GetViewResponse:
         """A seat's (None: spectator's) view, the same in words, and the match progress."""
-        entry = await self.current(match)
+        entry, game = await self.playable(match)
         if seat is not None:
             self.check_seat(entry.state, seat)
-        view = runtime.view(self.game, entry.state, seat)
+        view = runtime.view(game, entry.state, seat)
         return pb.GetViewResponse(
             view=pack(view),
             progress=entry.progress,
-            table=self.game.describe_view(view, seat),
+            table=game.describe_view(view, seat),
         )
 
     async def list_actions(self, match: str, seat: int) -> pb.ListActionsResponse:
         """A seat's legal actions, each with the game's label, and the match progress."""
-        entry = await self.current(match)
+        entry, game = await self.playable(match)
         self.check_seat(entry.state, seat)
-        actions = runtime.legal_actions(self.game, entry.state, seat)
+        actions = runtime.legal_actions(game, entry.state, seat)
         return pb.ListActionsResponse(
             actions=[pack(a) for a in actions],
-            labels=self.game.label_actions(entry.state, seat, actions),
-            prompt=self.game.prompt(entry.state, seat, actions) if actions else "",
+            labels=game.label_actions(entry.state, seat, actions),
+            prompt=game.prompt(entry.state, seat, actions) if actions else "",
             progress=entry.progress,
         )
 
@@ -331,10 +436,10 @@ class RulesCore:
         """States `seat` cannot tell from the match, hidden parts dealt afresh, and the version."""
         if not 1 <= count <= MAX_SAMPLES:
             raise invalid_argument("count", f"count must be 1 to {MAX_SAMPLES}", "BAD_SAMPLE_COUNT")
-        entry = await self.current(match)
+        entry, game = await self.playable(match)
         self.check_seat(entry.state, seat)
         states = [
-            pack(sample_hidden(self.game, entry.state, seat, (seed + i) & SEED_MASK))
+            pack(sample_hidden(game, entry.state, seat, (seed + i) & SEED_MASK))
             for i in range(count)
         ]
         return states, entry.version
@@ -392,6 +497,13 @@ class RulesCore:
             if entry is None:
                 entry = await self._load(match)
                 fresh = True
+            if entry.rules not in self.served:
+                if not self.moves_forward(entry.rules):
+                    raise rules_unavailable(self.game.name, entry.rules)
+                entry, fresh = await self.migrated(match, entry), True
+                if entry.rules not in self.served:
+                    continue
+            game = self.game.at_version(entry.rules)
             if request.HasField("expected_version") and request.expected_version != entry.version:
                 if not fresh:
                     fresh = True
@@ -407,7 +519,7 @@ class RulesCore:
                 )
             self.check_seat(entry.state, request.seat)
             try:
-                state, emitted = runtime.apply(self.game, entry.state, request.seat, action)
+                state, emitted = runtime.apply(game, entry.state, request.seat, action)
             except IllegalAction as error:
                 if not fresh:
                     fresh = True
@@ -417,18 +529,18 @@ class RulesCore:
                     return replay
                 raise refused(error) from None
             if timed_out:
-                notice = timeouts.timed_out_event(self.game, request.seat, timed_out, action)
+                notice = timeouts.timed_out_event(game, request.seat, timed_out, action)
                 handed = [Emitted(Abandoned(seat=request.seat))] if abandoned else []
                 emitted = [Emitted(notice), *handed, *emitted]
             emitted = [*expiry(entry.progress), *emitted]
             version = entry.version + 1
-            progress = self.progress(state, version, entry.last_sequence + len(emitted))
+            progress = self.progress(state, version, entry.last_sequence + len(emitted), game)
             clocks.advance(
                 entry.progress,
                 progress,
                 policy,
                 now_ms(),
-                self.game.seat_count(state),
+                game.seat_count(state),
                 acted=None if timed_out else request.seat,
                 timed_out=request.seat if timed_out else None,
                 platform_seats=platform_seats,
@@ -486,7 +598,9 @@ class RulesCore:
                 raise game_over() from None
             if done.earlier is not None:
                 return self._replay(done.earlier, fingerprint)
-            self.cache.put(match, Cached(version, progress.last_sequence, state, progress))
+            self.cache.put(
+                match, Cached(version, progress.last_sequence, state, progress, entry.rules)
+            )
             await self.arm(match, progress, policy)
             if finished:
                 log.info("match finished", extra={"match": match, "version": version})
@@ -519,10 +633,10 @@ class RulesCore:
         """The host's policy: end the match at `version` because `seat` abandoned it."""
         async with self.serialized(match):
             entry = await self.current(match)
-            if entry.version != version:
+            if entry.version != version or entry.rules not in self.served:
                 return
             request_id = f"{keys.PLATFORM_REQUEST_PREFIX}abandon:{version}:{seat}"
-            ended = abandon.ended_outcome(self.game, entry.state, seat)
+            ended = abandon.ended_outcome(self.rules_at(entry.rules), entry.state, seat)
             notices = [*expiry(entry.progress), Emitted(Abandoned(seat=seat, ended=True))]
             progress = pb.MatchProgress(
                 version=version + 1,
@@ -605,7 +719,9 @@ class RulesCore:
             raise game_over() from None
         if repeated is not None:
             return self._replay(repeated, fingerprint)
-        self.cache.put(match, Cached(progress.version, progress.last_sequence, state, progress))
+        self.cache.put(
+            match, Cached(progress.version, progress.last_sequence, state, progress, entry.rules)
+        )
         await self.arm(match, progress, await self.clock_policy(match))
         return pb.ActResponse(result=result)
 
@@ -623,6 +739,7 @@ class RulesCore:
             stored.last_sequence,
             self.game.state_type.FromString(stored.data),
             pb.MatchProgress.FromString(stored.progress),
+            stored.rules,
         )
         self.cache.put(match, entry)
         return entry

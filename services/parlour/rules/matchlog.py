@@ -5,10 +5,12 @@ from __future__ import annotations
 import grpc
 from google.protobuf import any_pb2
 
+from parlour.engine import versions
 from parlour.engine.game import Game
 from parlour.engine.replay import LogEvent, ReplayDiverged, check_events, replay
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import records as records_of
+from parlour.rules.core import rules_unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import MatchNotFound, MatchRecords, MatchStore, StoredEvent
 
@@ -41,13 +43,19 @@ def log_event(stored: StoredEvent, event_url: str) -> LogEvent:
 
 
 def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) -> None:
-    """Recompute the match from (seed, actions) and refuse with DATA_LOSS if it differs."""
+    """Recompute the match from (seed, actions), each stretch under the rules version it was
+    played with; DATA_LOSS if it differs, RULES_VERSION_UNAVAILABLE (naming the version) if
+    this build cannot play a version the log needs."""
     options = game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
     stored = pb.MatchProgress.FromString(records.progress)
+    created = versions.stored(records.meta.get("rules_created"))
+    missing = versions.needed(game, created, actions)
+    if missing:
+        raise rules_unavailable(game.name, missing[0])
     try:
         seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
-        replayed = replay(game, options, seats, seed, actions)
+        replayed = replay(game, options, seats, seed, actions, created)
         url = records_of.type_url(game.event_type)
         logged = [log_event(e, url) for e in records.events]
         check_events(replayed.events, logged, None, True)
@@ -96,11 +104,12 @@ async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogReques
         audit=audit_of(meta),
         outcome=progress.outcome,
         reveal_all=request.reveal_all,
+        rules_version=versions.stored(meta.get("rules_created")),
     )
     if not request.reveal_all and seat is not None:
         log.seat = seat
     for logged in actions:
-        if request.reveal_all or logged.seat == seat:
+        if request.reveal_all or logged.seat == seat or logged.migrated_to:
             log.actions.append(logged)
     for stored in records.events:
         if request.reveal_all or stored.visible_to(seat):

@@ -34,11 +34,13 @@ async def start(
     tls: InternalTls | None = None,
     drain: Drain | None = None,
     timer_poll_seconds: float = 0.1,
+    migrate_rules: bool = False,
 ):
     """Start serving `game` (only to callers with a certificate from the CA when `tls` is
     given); returns (server, port, health servicer, watcher task). On `drain`, open
-    ActStreams finish their Acts, refuse new ones and end."""
-    core = RulesCore(game, store, cache_size=cache_size)
+    ActStreams finish their Acts, refuse new ones and end. `migrate_rules`: move matches of
+    the versions the game migrates from to its newest (the host's choice)."""
+    core = RulesCore(game, store, cache_size=cache_size, migrate=migrate_rules)
     servicer = RulesServicer(core)
     drain = drain or Drain()
     drain.on_drain(servicer.drain)
@@ -81,6 +83,7 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         tls,
         drain,
         settings.timer_poll_seconds,
+        settings.migrate_rules,
     )
     health_port = await serving.start_health_port(
         health, settings.health_port, settings.health_addr
@@ -91,6 +94,7 @@ async def serve(game: Game, settings: RulesSettings) -> None:
         "serving",
         extra={
             "game": game.name,
+            "rules_versions": list(game.served_versions()),
             "port": port,
             "mutual_tls": tls is not None,
             "health_port": health_port[1] if health_port else None,
@@ -104,7 +108,11 @@ async def serve(game: Game, settings: RulesSettings) -> None:
 def main(game_name: str) -> None:
     """Entry point used by each game's __main__ and `parlour serve-rules`: settings are
     checked before anything starts (a bad one stops with a message naming it)."""
-    game = known_game(game_name)
+    run(known_game(game_name))
+
+
+def run(game: Game) -> None:
+    """Serve `game` (a registered game, or a build of one) with the environment's settings."""
     settings = load(RulesSettings)
-    logs.configure(f"parlour.rules.{game_name}", settings.log_level)
+    logs.configure(f"parlour.rules.{game.name}", settings.log_level)
     serving.run(serve(game, settings))

@@ -23,6 +23,10 @@ from parlour.store.keys import PLATFORM_REQUEST_PREFIX
 log = logging.getLogger("parlour.rules.timers")
 #: How far back the log is read to count a seat's timeouts in a row.
 STREAK_WINDOW = 256
+#: Pages of due timers read per poll past those of other rules versions (issue 42).
+MAX_PAGES = 16
+#: What fire() answers for a match under a rules version this replica does not play.
+NOT_MINE = -1
 
 
 def timeout_request_id(version: int, seat: int) -> str:
@@ -93,11 +97,20 @@ class TurnTimers:
             self._wake_at = math.inf
 
     async def fire_due(self) -> int:
-        """Fire every timer due now; returns how many actions were played."""
+        """Fire every timer due now; returns how many actions were played. Timers of
+        matches under a rules version this replica does not play stay for a replica that
+        does, and are read past (so they never hold this replica's own back)."""
         store, game = self.core.store, self.core.game.name
-        fired = 0
-        for match, seen in await store.due_timers(game, now_ms(), self.batch):
-            fired += await self.fire(match, seen)
+        fired = skipped = 0
+        for _ in range(MAX_PAGES):
+            due = await store.due_timers(game, now_ms(), self.batch, skipped)
+            passed = skipped
+            for match, seen in due:
+                played = await self.fire(match, seen)
+                fired += max(played, 0)
+                skipped += played == NOT_MINE
+            if len(due) < self.batch or skipped == passed:
+                break  # nothing of another version held this page back
         return fired
 
     async def abandons(self, match: str, seat: int) -> str:
@@ -119,7 +132,8 @@ class TurnTimers:
         return "platform"
 
     async def fire(self, match: str, seen: int) -> int:
-        """Play the default for one expired decision of `match`, or re-point its entry."""
+        """Play the default for one expired decision of `match` (1), or re-point its entry
+        (0); NOT_MINE when the match's rules version is another replica's."""
         store, game = self.core.store, self.core.game
         raw = await store.stored_progress(match)
         progress = pb.MatchProgress.FromString(raw) if raw else pb.MatchProgress()
@@ -132,6 +146,15 @@ class TurnTimers:
         entry = await self.core.current(match)
         if entry.version != progress.version:
             return 0  # it moved on; the newer commit armed its own deadline
+        if entry.rules not in self.core.served:
+            if self.core.moves_forward(entry.rules):
+                try:
+                    await self.core.playable(match)  # migrated: the next poll plays it
+                except ServiceError as error:
+                    log.info("not migrated", extra={"match": match, "reason": error.reason})
+                return 0
+            return NOT_MINE  # a replica that plays its rules version fires it
+        game = self.core.rules_at(entry.rules)
         abandoned = await self.abandons(match, decision.seat)
         if abandoned == "end":
             await self.core.end_abandoned(match, decision.seat, progress.version)

@@ -15,7 +15,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import undo
+from parlour.engine import undo, versions
 from parlour.engine.replay import replay
 from parlour.engine.v1.platform_pb2 import UndoAnswered, Undone, UndoRequested
 from parlour.rpc import metrics
@@ -23,7 +23,7 @@ from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks
 from parlour.rules.cache import Cached
 from parlour.rules.clocks import now_ms
-from parlour.rules.core import FINGERPRINT_BYTES, RulesCore
+from parlour.rules.core import FINGERPRINT_BYTES, RulesCore, rules_unavailable
 from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store.matchstore import MatchNotFound, MatchRecords
@@ -75,11 +75,16 @@ async def _records(core: RulesCore, match: str) -> tuple[MatchRecords, list[pb.L
 
 
 def _states(core: RulesCore, records: MatchRecords, actions: list) -> list[Message]:
-    """Every state of the match, recomputed from its log (index i: version i + 1)."""
+    """Every state of the match, recomputed from its log (index i: version i + 1), each
+    stretch under its rules version."""
     options = core.game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
     seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
-    return replay(core.game, options, seats, seed, actions).states
+    created = versions.stored(records.meta.get("rules_created"))
+    try:
+        return replay(core.game, options, seats, seed, actions, created).states
+    except versions.UnservedVersion as missing:
+        raise rules_unavailable(core.game.name, missing.version) from None
 
 
 def _checked(entry: Cached, actions: list) -> None:
@@ -101,6 +106,7 @@ async def _undo_locked(
         raise refused("UNDO_NOT_ALLOWED", "this match does not allow undo")
     entry = await core.current(match)
     _checked(entry, actions)
+    game = core.rules_at(entry.rules)
     if entry.progress.HasField("undo_request"):
         raise refused("UNDO_ALREADY_REQUESTED", "an undo request is open; it is answered first")
     last, steps = undo.last_move(actions)
@@ -145,7 +151,8 @@ async def _restored(
     core: RulesCore, match: str, entry: Cached, before: Message, events: int
 ) -> pb.MatchProgress:
     """The progress of the state before the taken-back action, its budgets restarted."""
-    progress = core.progress(before, entry.version + 1, entry.last_sequence + events)
+    game = core.rules_at(entry.rules)
+    progress = core.progress(before, entry.version + 1, entry.last_sequence + events, game)
     clocks.advance(
         entry.progress,
         progress,
@@ -165,6 +172,7 @@ async def _answer_locked(
     if earlier is not None:
         return earlier
     entry = await core.current(match)
+    core.rules_at(entry.rules)
     core.check_seat(entry.state, request.seat)
     if not entry.progress.HasField("undo_request"):
         raise refused("NO_UNDO_REQUEST", "no undo request is open")

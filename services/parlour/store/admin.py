@@ -1,7 +1,7 @@
 """Host operations on stored matches, run against PARLOUR_REDIS_URL (or --redis-url):
 
     parlour match delete MATCH [MATCH …]   remove every key of each match now
-    parlour match show MATCH               game, status, version and when it expires
+    parlour match show MATCH               game, status, version, rules version, expiry
 
 Neither is reachable through the public player API: deleting is the host's decision,
 made with the host's Redis credentials.
@@ -32,10 +32,10 @@ async def show(url: str, match: str) -> dict[str, str] | None:
     store = MatchStore.from_url(url)
     try:
         pipe = store.redis.pipeline(transaction=False)
-        pipe.hmget(keys.meta(match), "game", "seats", "status")
+        pipe.hmget(keys.meta(match), "game", "seats", "status", "rules")
         pipe.hget(keys.state(match), "v")
         pipe.ttl(keys.state(match))
-        (game, seats, status), version, ttl = await pipe.execute()
+        (game, seats, status, rules), version, ttl = await pipe.execute()
     finally:
         await store.close()
     if game is None and version is None:
@@ -46,6 +46,7 @@ async def show(url: str, match: str) -> dict[str, str] | None:
         "seats": (seats or b"?").decode(),
         "status": (status or b"in play").decode(),
         "version": (version or b"0").decode(),
+        "rules version": (rules or b"1").decode(),
         "expires": "never" if ttl < 0 else f"in {ttl} s",
     }
 

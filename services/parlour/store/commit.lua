@@ -10,7 +10,8 @@
 --       10 acting seat, 11 seat token hash ('' = not checked), 12 origin gateway id,
 --       13 seconds an unfinished match lives without activity (0 = forever),
 --       14 seconds a finished match is kept (0 = forever), 15 gateway channel prefix,
---       16 match id, 17 event count, then per event: payload, visibility, actor
+--       16 match id, 17 event count, then per event: payload, visibility, actor,
+--       then (a migration only) the rules version the match is played under from now on
 -- Request records are kept for every action of the match (no count window) for as long as
 -- the match acts, and the retry window past its last action (issue 31 item 4): a retry
 -- arriving within the window of its action's commit gets the first answer. The key is a
@@ -65,6 +66,11 @@ for i = 0, count - 1 do
 end
 redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[9])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[6]) end
+local rules = ARGV[18 + count * 3]
+if rules then
+  redis.call('HSET', KEYS[1], 'r', rules)
+  redis.call('HSET', KEYS[4], 'rules', rules)
+end
 if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[8]) end
 if finishing then

@@ -40,12 +40,14 @@ class CommitConflict(Exception):
 @dataclass(frozen=True, slots=True)
 class StoredState:
     """A match's state as stored: version, last event sequence, State and MatchProgress
-    bytes."""
+    bytes, and the rules version the State is played under."""
 
     version: int
     last_sequence: int
     data: bytes
     progress: bytes
+    #: 1 for a match stored before rules versions were recorded.
+    rules: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +203,15 @@ class MatchStore:
         progress: bytes,
         meta: dict[str, str] | None = None,
         options: bytes = b"",
+        rules: int = 1,
     ) -> bool:
-        """Store a new match's metadata and initial state (version 1, with its packed Options)
-        in one atomic step; False if the match exists."""
-        flat = [x for kv in (meta or {}).items() for x in kv]
-        args = [len(meta or ()), *flat, "v", 1, "q", 0, "s", state, "p", progress, "o", options]
+        """Store a new match's metadata and initial state (version 1, with its packed Options
+        and its rules version, kept in the state as `r` and in the meta as `rules` and
+        `rules_created`) in one atomic step; False if the match exists."""
+        meta = {**(meta or {}), "rules": str(rules), "rules_created": str(rules)}
+        flat = [x for kv in meta.items() for x in kv]
+        args = [len(meta), *flat, "v", 1, "q", 0, "s", state, "p", progress, "o", options,
+                "r", rules]
         created = bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
         if created:
             await self.keep(match)
@@ -260,10 +266,12 @@ class MatchStore:
 
     async def load(self, match: str) -> StoredState:
         """The current state; MatchNotFound if there is none."""
-        version, seq, data, progress = await self.redis.hmget(keys.state(match), "v", "q", "s", "p")
+        version, seq, data, progress, rules = await self.redis.hmget(
+            keys.state(match), "v", "q", "s", "p", "r"
+        )
         if version is None:
             raise MatchNotFound(match)
-        return StoredState(int(version), int(seq), data, progress or b"")
+        return StoredState(int(version), int(seq), data, progress or b"", int(rules or 1))
 
     async def version(self, match: str) -> int:
         """The current version; MatchNotFound if there is none."""
@@ -390,13 +398,15 @@ class MatchStore:
         seat: int = 0,
         token_hash: str = "",
         origin: str = "",
+        rules: int = 0,
     ) -> Committed:
         """Atomically write state + events + request record if the version still matches
         (and, given a token hash, the token still holds `seat`), keep the retention and
         notify the match's other gateways (store/commit.lua).
 
         Raises CommitConflict, MatchNotFound, MatchFinished or SeatRevoked. Commits issued
-        in the same moment share one pipelined round trip.
+        in the same moment share one pipelined round trip. `rules` (a migration): the match
+        is played under this rules version from this commit on.
         """
         r = self.retention
         args: list = [
@@ -420,6 +430,8 @@ class MatchStore:
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
+        if rules:
+            args.append(rules)
         match_keys = [
             keys.state(match),
             keys.events(match),
@@ -515,10 +527,13 @@ class MatchStore:
         else:
             await self.redis.zadd(keys.timers(game), {match: deadline_ms})
 
-    async def due_timers(self, game: str, now_ms: int, count: int) -> list[tuple[str, int]]:
-        """Up to `count` (match, deadline) whose deadline has passed, earliest first."""
+    async def due_timers(
+        self, game: str, now_ms: int, count: int, start: int = 0
+    ) -> list[tuple[str, int]]:
+        """Up to `count` (match, deadline) whose deadline has passed, earliest first, from
+        the `start`-th."""
         due = await self.redis.zrangebyscore(
-            keys.timers(game), "-inf", now_ms, start=0, num=count, withscores=True
+            keys.timers(game), "-inf", now_ms, start=start, num=count, withscores=True
         )
         return [(match.decode(), int(score)) for match, score in due]
 

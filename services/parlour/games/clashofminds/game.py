@@ -100,6 +100,9 @@ class ClashOfMinds(Game):
     max_seats = 2
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
+    #: 2: only words changed since 1 (whose card, by seat; issue 43), so 1 plays unchanged.
+    rules_version = 2
+    plays_unchanged = frozenset({1})
     max_actions = 3000
 
     def new_state(self, options: pb.Options, seats: int, seed: int) -> pb.State:

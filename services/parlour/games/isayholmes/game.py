@@ -39,6 +39,15 @@ class ISayHolmes(Game):
     decision_kinds = reference.DECISION_KINDS
     max_actions = 10_000
     lowest_score_wins = True
+    #: 2: a seat told more by a private twin no longer also sees the public event (issue 43);
+    #: version 1 matches play on as they began (`at_version`).
+    rules_version = 2
+
+    def served_versions(self) -> tuple[int, ...]:
+        return (1, self.rules_version)
+
+    def at_version(self, version: int) -> Game:
+        return _VERSION_1 if version == 1 else super().at_version(version)
 
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> pb.Options:
@@ -94,5 +103,19 @@ class ISayHolmes(Game):
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
         return [(pb.Options(rounds=1), n) for n in range(self.min_seats, self.max_seats + 1)]
 
+
+class _Version1(ISayHolmes):
+    """I Say, Holmes! as rules version 1 played it: every public event went to everyone,
+    the seats that also received its private twin included (the only difference)."""
+
+    rules_version = 1
+    served_versions = Game.served_versions
+    at_version = Game.at_version
+
+    def apply(self, state: pb.State, seat: int, action: pb.Action) -> list[Emitted]:
+        return [Emitted(e.event, e.to) for e in super().apply(state, seat, action)]
+
+
+_VERSION_1 = _Version1()
 
 GAME = ISayHolmes()

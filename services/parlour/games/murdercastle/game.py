@@ -46,6 +46,10 @@ class MurderCastle(Game):
     max_seats = MAX_SEATS
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
+    #: 2: only words changed since 1 (prompts, what each pass means; issue 43), so 1 plays
+    #: unchanged.
+    rules_version = 2
+    plays_unchanged = frozenset({1})
     max_actions = 100_000
 
     def default_options(self, seats: int) -> pb.Options:
