@@ -467,13 +467,13 @@ class EventHub:
 
     async def _stored_version(self, match: str) -> int:
         """The match's version now (0 if unknown): a new feed's progress starts after it."""
-        data = await self.store.stored_progress(match)
+        data = await self.store.confirmed_progress(match)
         return rules.MatchProgress.FromString(data).version if data else 0
 
     async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
         """Offer the match's stored progress; False if its events are not all read yet."""
         try:
-            data = await self.store.stored_progress(match)
+            data = await self.store.confirmed_progress(match)
         except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
             log.warning("progress read failed", extra={"error": str(error), "match": match})
             return True

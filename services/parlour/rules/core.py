@@ -166,7 +166,7 @@ class RulesCore:
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
         self.ratings = Ratings(
-            game, RatingStore(store.redis, store.retention.finished_seconds)
+            game, RatingStore(store.redis, store.retention.finished_seconds, store.barrier)
         )
 
     def info(self) -> pb.GameInfo:
