@@ -194,6 +194,22 @@ class LocalCluster(_Servers):
         info = redis.Redis(port=port).info("replication")
         return None if info["role"] == "master" else int(info["master_port"])
 
+    def wait_promoted(self, old: int, timeout: float = 60.0) -> int:
+        """Until a replica of `old` (a primary gone or frozen) serves its slots; its port."""
+        replicas = [p for p in self.all_ports if p != old and _answers(p)]
+        followers = [p for p in replicas if self.primary_of(p) == old]
+
+        def promoted() -> bool:
+            return any(
+                _answers(p) and redis.Redis(port=p).info("replication")["role"] == "master"
+                for p in followers
+            ) and all(
+                redis.Redis(port=p).cluster("INFO")["cluster_state"] == "ok" for p in replicas
+            )
+
+        _wait(promoted, "a replica to take the slots over", timeout)
+        return next(p for p in followers if self.primary_of(p) is None)
+
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Until every slot is served and every replica is in sync."""
         _wait(self._ready, "the cluster to be whole again", timeout)

@@ -17,6 +17,7 @@ in the same slot) and waits for it, confirming whatever was written before it.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -36,8 +37,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from parlour.settings import ReplicationSettings, load
 
-#: Refusals from a server that is not (or no longer) a primary able to take writes.
-DEMOTED_PREFIXES = ("READONLY", "NOREPLICAS", "MASTERDOWN", "LOADING", "CLUSTERDOWN", "TRYAGAIN")
+#: Refusals from a server that is not (or no longer) a primary able to take writes (at the
+#: start of the message, or after "…of pipeline caused error: ").
+DEMOTED = re.compile(
+    r"(^|error: )(READONLY|NOREPLICAS|MASTERDOWN|LOADING|CLUSTERDOWN|TRYAGAIN|MOVED|ASK) "
+)
 #: SET then DEL a mark key: a replicated write that leaves nothing behind.
 MARK = "redis.call('SET', KEYS[1], 1) redis.call('DEL', KEYS[1]) return 1"
 
@@ -124,7 +128,7 @@ def demoted(error: BaseException) -> bool:
         | RedisClusterException | RedisConnectionError | RedisTimeoutError,
     ):
         return True
-    return isinstance(error, ResponseError) and str(error).startswith(DEMOTED_PREFIXES)
+    return isinstance(error, ResponseError) and DEMOTED.search(str(error)) is not None
 
 
 async def forget_primary(client) -> None:
