@@ -8,7 +8,7 @@ import { Names, namer, picture } from "./pictures";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
-import { errorText } from "./errors";
+import { errorText, rewound } from "./errors";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -265,7 +265,15 @@ function follow(seated: Seated): void {
       // Progress (the match moved, maybe without an event) or a heartbeat: look again.
       if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
-  })().catch((e) => { if (!controller.signal.aborted) error(errorText(e)); });
+  })().catch((e) => {
+    if (controller.signal.aborted) return;
+    if (!rewound(e)) return error(errorText(e));
+    // the server lost events it had shown (a fail-over): the feed and table again, as stored
+    feedTexts.length = 0;
+    $("feed").replaceChildren();
+    follow(seated);
+    void refresh();
+  });
 }
 
 /** One feed line in the viewer's terms, as a sentence. */
