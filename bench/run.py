@@ -28,7 +28,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, profile, ratings, sizing
+from bench import bgio, check, flame, floors, loadgen, profile, ratings, replicated, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -336,6 +336,8 @@ class Bench:
             self.results["sizing"] = await sizing.run_all(
                 self.quick, log, live=self.args.live, peer=not self.args.no_peer
             )
+        log("the replicated commit (issue 40: a primary and one replica, c=64):")
+        self.results["replicated"] = await replicated.run(self.quick, log)
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["ratios"] = ratios(self.results, self.levels)
         self.results["vs_peer"] = peer_ratios(self.results, self.levels)
