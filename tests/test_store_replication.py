@@ -83,7 +83,7 @@ async def test_unconfirmed_commit_is_refused_hidden_then_retried_once(pair):
             refusal = classify(refused.value)
             assert (refusal.code, refusal.reason) == (grpc.StatusCode.UNAVAILABLE, "NOT_REPLICATED")
             assert [e.sequence for e in await store.events_after(match, 0)] == [1]
-            assert await store.confirmed_progress(match) is None
+            assert await store.confirmed_progress(match) == (None, 2)
         finally:
             replica.send_signal(signal.SIGCONT)
         again = await store.commit_action(
@@ -91,7 +91,7 @@ async def test_unconfirmed_commit_is_refused_hidden_then_retried_once(pair):
         )
         assert (again.version, again.earlier, again.confirms) == (0, b"record-2", 3)
         assert [e.sequence for e in await store.events_after(match, 0)] == [1, 2]
-        assert await store.confirmed_progress(match) == b"p3"
+        assert await store.confirmed_progress(match) == (b"p3", 2)
         assert (await store.match_log(match)).actions == [b"a1", b"a2"]
     finally:
         await store.close()

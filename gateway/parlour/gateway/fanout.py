@@ -480,22 +480,22 @@ class EventHub:
 
     async def _stored_version(self, match: str) -> int:
         """The match's version now (0 if unknown): a new feed's progress starts after it."""
-        data = await self.store.confirmed_progress(match)
+        data, _ = await self.store.confirmed_progress(match)
         return rules.MatchProgress.FromString(data).version if data else 0
 
     async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
         """Offer the match's stored progress; False if its events are not all read yet."""
         offered = feed.cursor  # stored and confirmed before the read: the store has them
         try:
-            data = await self.store.confirmed_progress(match)
+            data, last = await self.store.confirmed_progress(match)
         except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
             log.warning("progress read failed", extra={"error": str(error), "match": match})
             return True
+        if last is not None and last < offered:
+            self._rewound(match, feed, last)
         if data is None:
             return True
         header = rules.MatchProgress.FromString(data)
-        if header.last_sequence < offered:
-            self._rewound(match, feed, header.last_sequence)
         return feed.progressed(Progress(header.version, header.last_sequence, data))
 
     def _rewound(self, match: str, feed: MatchFeed, last: int) -> None:

@@ -24,11 +24,12 @@
 -- s = the meta's seat version (tokens revoked so far), only once one was revoked.
 -- Retention (store/retention.lua, inline): activity pushes every key out by ARGV[13];
 -- finishing sets ARGV[14] on the match's keys (request records keep a shorter time).
--- Confirmation (issue 40): field c of the state is the last version confirmed replicated;
--- readers hand out nothing newer. Confirmed at once, the commit sets c and tells the other
+-- Confirmation (issue 40): fields c and cq of the state are the last version and event
+-- sequence confirmed replicated; readers hand out nothing newer. Confirmed at once, the commit sets c and tells the other
 -- gateways itself; else it leaves both to confirm.lua, run once WAIT said the replicas have
 -- it, and a repeated request id rewrites its record so that a WAIT after it covers it.
--- Returns {1, new version, last sequence, seat version} | {0, earlier record, version}
+-- Returns {1, new version, last sequence, seat version}
+--   | {0, earlier record, version, last sequence}
 --   | {-1, current version} | {-2} (no match) | {-3} (the match is over)
 --   | {-4} (the seat token no longer holds the seat)
 local record_key = ARGV[3]
@@ -36,7 +37,8 @@ if record_key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], record_key)
   if earlier then
     if ARGV[18] ~= '1' then redis.call('HSET', KEYS[3], record_key, earlier) end
-    return {0, earlier, tonumber(redis.call('HGET', KEYS[1], 'v') or 0)}
+    local now = redis.call('HMGET', KEYS[1], 'v', 'q')
+    return {0, earlier, tonumber(now[1] or 0), tonumber(now[2] or 0)}
   end
 end
 local at_once = ARGV[18] == '1'
@@ -75,9 +77,9 @@ for i = 0, count - 1 do
 end
 redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[9])
 if at_once then
-  redis.call('HSET', KEYS[1], 'c', new_version)
-elseif not redis.call('HGET', KEYS[1], 'c') then
-  redis.call('HSET', KEYS[1], 'c', version)  -- a match from before confirmation existed
+  redis.call('HSET', KEYS[1], 'c', new_version, 'cq', seq)
+elseif not redis.call('HGET', KEYS[1], 'c') then  -- a match from before confirmation existed
+  redis.call('HSET', KEYS[1], 'c', version, 'cq', current[2])
 end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[6]) end
 if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[4]) end

@@ -249,13 +249,13 @@ class MatchStore:
     async def confirm_stored(self, match: str) -> None:
         """Confirm whatever the match has stored (a commit whose own confirmation was lost:
         its committer died, or its WAIT timed out and nobody retried) and tell every gateway."""
-        version = await self.redis.hget(keys.state(match), "v")
+        version, sequence = await self.redis.hmget(keys.state(match), "v", "q")
         if version is None:
             return
         await self.barrier(keys.state(match))
         await self._confirm(
             keys=[keys.state(match), keys.gateways(match)],
-            args=[int(version), "", keys.GATEWAY_CHANNEL, match],
+            args=[int(version), "", keys.GATEWAY_CHANNEL, match, int(sequence or 0)],
         )
 
     def _unconfirmed(self, match: str) -> None:
@@ -288,7 +288,7 @@ class MatchStore:
         """Store a new match's metadata and initial state (version 1, with its packed Options)
         in one atomic step; False if the match exists."""
         flat = [x for kv in (meta or {}).items() for x in kv]
-        args = [len(meta or ()), *flat, "v", 1, "q", 0, "c", 1, "s", state, "p", progress]
+        args = [len(meta or ()), *flat, "v", 1, "q", 0, "c", 1, "cq", 0, "s", state, "p", progress]
         args += ["o", options]
         created = bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
         if created:
@@ -616,10 +616,10 @@ class MatchStore:
         calls = []
         for item, reply in done:
             match = item.args[15]
-            version = reply[1] if reply[0] == 1 else reply[2]
+            version, sequence = reply[1:3] if reply[0] == 1 else reply[2:4]
             calls.append(
                 ([item.keys[0], item.keys[5]],
-                 [int(version), item.args[11], keys.GATEWAY_CHANNEL, match])
+                 [int(version), item.args[11], keys.GATEWAY_CHANNEL, match, int(sequence)])
             )  # fmt: skip
         if self._cluster:
             await asyncio.gather(*(self._confirm(keys=k, args=a) for k, a in calls))
@@ -705,15 +705,19 @@ class MatchStore:
             entries = reply[0][1] if reply else []
         return [parse_entry(entry_id, fields) for entry_id, fields in entries]
 
-    async def confirmed_progress(self, match: str) -> bytes | None:
-        """stored_progress, or None while its commit waits for its confirmation."""
-        if not self.replicated:
-            return await self.stored_progress(match)
-        progress, version, confirmed = await self.redis.hmget(keys.state(match), "p", "v", "c")
-        if confirmed is not None and version is not None and int(version) > int(confirmed):
+    async def confirmed_progress(self, match: str) -> tuple[bytes | None, int | None]:
+        """(stored_progress, or None while its commit waits for its confirmation; the last
+        stored event sequence, None if there is no match) in one command."""
+        progress, last, version, confirmed = await self.redis.hmget(
+            keys.state(match), "p", "q", "v", "c"
+        )
+        last = None if last is None else int(last)
+        if not self.replicated or confirmed is None or version is None:
+            return progress, last
+        if int(version) > int(confirmed):
             self._unconfirmed(match)
-            return None
-        return progress
+            return None, last
+        return progress, last
 
     async def finished_at(self, match: str) -> int | None:
         """The last event sequence of a finished match; None while it is not finished."""
@@ -724,19 +728,24 @@ class MatchStore:
         return int(last) if status == b"finished" and last is not None else None
 
     async def stream_bounds(self, match: str, finished: bool = False):
-        """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
-        `finished`, also finished_at's answer (the same round trip)."""
+        """(oldest kept sequence or None, newest (confirmed) sequence or 0) in one round
+        trip; with `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
         if finished:
             pipe.hget(keys.meta(match), "status")
             pipe.hget(keys.state(match), "q")
+        if self.replicated:
+            pipe.hget(keys.state(match), "cq")
         head, tail, *end = await pipe.execute()
         first, last = (
             (_sequence(head[0][0]) if head else None),
             (_sequence(tail[0][0]) if tail else 0),
         )
+        if self.replicated:  # what waits for its confirmation is not there yet
+            confirmed = end.pop()
+            last = last if confirmed is None else min(last, int(confirmed))
         if not finished:
             return first, last
         status, final = end
