@@ -26,7 +26,7 @@ from parlour.store.server import free_port, server_binary
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
-    """(primary port, replica process) of a replicated pair."""
+    """(primary port, replica port, replica process) of a replicated pair."""
     workdir = tmp_path_factory.mktemp("pair")
     ports = free_port(), free_port()
     procs = []
@@ -47,7 +47,7 @@ def pair(tmp_path_factory):
         except redis.RedisError:
             pass
         time.sleep(0.05)
-    yield ports[0], procs[1]
+    yield ports[0], ports[1], procs[1]
     for proc in procs:
         proc.kill()
         proc.wait()
@@ -64,7 +64,7 @@ async def test_unconfirmed_commit_is_refused_hidden_then_retried_once(pair):
     """A commit whose replica is frozen: NotReplicated (UNAVAILABLE NOT_REPLICATED), its
     events and progress not handed to readers; the replica back, the same request id gets
     the first answer (one action in the log) and readers see the events."""
-    port, replica = pair
+    port, _, replica = pair
     store = frozen_store(port)
     match = "m" + str(time.monotonic_ns())
     try:
@@ -100,7 +100,7 @@ async def test_unconfirmed_commit_is_refused_hidden_then_retried_once(pair):
 async def test_stored_but_unconfirmed_events_are_confirmed_by_a_reader(pair):
     """A commit whose confirmation never came (its committer gone): a reader holds its
     events back, then confirms them itself after the replication timeout."""
-    port, _replica = pair
+    port, _, _ = pair
     store = frozen_store(port)
     match = "m" + str(time.monotonic_ns())
     try:
@@ -132,3 +132,28 @@ def test_replicas_default_by_topology_and_mark_keys_share_the_slot():
 
     for key in (keys.state("abc"), keys.lobby(), keys.players("g", "v"), "plain"):
         assert key_slot(mark_key(key).encode()) == key_slot(key.encode())
+
+
+async def test_a_replica_refusing_writes_is_unavailable_never_internal(pair):
+    """Commits sent to a replica (a demoted primary): whether the script writes (READONLY) or
+    not (a stale version: WAIT then refused on a replica), the call is UNAVAILABLE
+    STORAGE_UNAVAILABLE, so clients retry."""
+    port, replica_port, _ = pair
+    primary = frozen_store(port)
+    demoted = frozen_store(replica_port)
+    match = "m" + str(time.monotonic_ns())
+    try:
+        await primary.create_state(match, b"s1", b"p1", {"game": "g", "seats": "2"})
+        for expected_version in (1, 7):  # 1 writes; 7 is stale and writes nothing
+            with pytest.raises(Exception) as refused:
+                await demoted.commit_action(
+                    match, expected_version, b"s", [(b"e", b"*", 0)], f"r{expected_version}",
+                    b"x", b"p",
+                )  # fmt: skip
+            refusal = classify(refused.value)
+            assert (refusal.code, refusal.reason) == (
+                grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE"
+            ), refused.value
+    finally:
+        await primary.close()
+        await demoted.close()

@@ -38,9 +38,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from parlour.settings import ReplicationSettings, load
 
 #: Refusals from a server that is not (or no longer) a primary able to take writes (at the
-#: start of the message, or after "…of pipeline caused error: ").
+#: start of the message, or after "…of pipeline caused error: "), and WAIT sent to a replica.
 DEMOTED = re.compile(
     r"(^|error: )(READONLY|NOREPLICAS|MASTERDOWN|LOADING|CLUSTERDOWN|TRYAGAIN|MOVED|ASK) "
+    r"|^(ERR )?WAIT(AOF)? cannot be used with replica"
 )
 #: SET then DEL a mark key: a replicated write that leaves nothing behind.
 MARK = "redis.call('SET', KEYS[1], 1) redis.call('DEL', KEYS[1]) return 1"
