@@ -745,11 +745,23 @@ class MatchStore:
         )
         if self.replicated:  # what waits for its confirmation is not there yet
             confirmed = end.pop()
-            last = last if confirmed is None else min(last, int(confirmed))
+            if confirmed is not None and int(confirmed) < last:
+                last = await self._confirmed_last(match, last, int(confirmed))
         if not finished:
             return first, last
         status, final = end
         return first, last, (int(final) if status == b"finished" and final is not None else None)
+
+
+    async def _confirmed_last(self, match: str, last: int, confirmed: int) -> int:
+        """`last` once confirmed here (a WAIT covers whatever is stored, in flight or with a
+        confirmation lost in a fail-over), else the confirmed `confirmed`."""
+        try:
+            await self.confirm_stored(match)
+        except Exception as error:  # noqa: BLE001 - the confirmed part is shown meanwhile
+            log.warning("confirmation failed", extra={"match": match, "error": repr(error)})
+            return confirmed
+        return last
 
 
 def _sequence(entry_id: bytes) -> int:
