@@ -28,7 +28,19 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, matchmaking, profile, quiet, ratings, sizing
+from bench import (
+    bgio,
+    check,
+    flame,
+    floors,
+    loadgen,
+    matchmaking,
+    profile,
+    quiet,
+    ratings,
+    replicated,
+    sizing,
+)
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -337,6 +349,8 @@ class Bench:
             self.results["sizing"] = await sizing.run_all(
                 self.quick, log, live=self.args.live, peer=not self.args.no_peer
             )
+        log("the replicated commit (issue 40: a primary and one replica, c=64):")
+        self.results["replicated"] = await replicated.run(self.quick, log)
         if not self.quick:  # make test runs its quick path on its own (test_matchmaking_bench)
             log("matchmaking (issue 45, bench/matchmaking.py: 2,000 tickets, two gateways):")
             self.results["matchmaking"] = await asyncio.to_thread(matchmaking.run, 2000, 60.0)

@@ -62,6 +62,15 @@ class RetentionSettings(Settings):
     request_retry_seconds: Annotated[int, Field(ge=0)] = 600
 
 
+class ReplicationSettings(Settings):
+    """How many Redis replicas confirm a write before a client hears of it
+    (parlour.store.replication): unset = 1 through Sentinel or Cluster, 0 on one server."""
+
+    redis_replicas_ack: Annotated[int, Field(ge=0)] | None = None
+    redis_replication_timeout_ms: Annotated[int, Field(gt=0)] = 2000
+    redis_replicas_fsync: bool = False
+
+
 class ServerNameSettings(Settings):
     """The name in the rules services' certificate, which gateways check."""
 

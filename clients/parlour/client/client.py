@@ -1,7 +1,9 @@
 """An async client of the gateway: matches, seats, views, actions, event streams, sessions.
 
 Streams resume by themselves after a dropped connection (with backoff), from the
-last sequence seen, so a reader gets every event it may see exactly once.
+last sequence seen, so a reader gets every event it may see exactly once; if the server
+lost events it had delivered (HISTORY_REWOUND: a Redis fail-over), they go on from where
+the stored history ends, so sequences the reader saw come again, with what is stored.
 Game messages unpack to their classes: the generated ones when imported, else
 classes built from the gateway's reflection.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import random
 import secrets
 import uuid
@@ -28,6 +31,7 @@ from grpc_status import rpc_status
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
+log = logging.getLogger("parlour.client")
 #: Codes after which a stream is reopened from where it was.
 RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
 #: Ack codes of a refusal that may be retried with the same request id (not final).
@@ -37,6 +41,19 @@ RETRY_CODES = frozenset(
 #: What gRPC reports, in place of the server's status, when a write meets a stream the
 #: server has just ended (the server's status is lost: grpc/grpc's aio `_write`).
 LOST_STATUS = "Internal error from Core"
+
+
+def rewound_to(error: grpc.aio.AioRpcError, cursor: int) -> int | None:
+    """The sequence to resume after when the server's stored events end before `cursor`,
+    which the stream had delivered (HISTORY_REWOUND, or SEQUENCE_AHEAD on a resume): a Redis
+    fail-over lost them (issue 40). None for any other refusal."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info) and info.reason in ("HISTORY_REWOUND", "SEQUENCE_AHEAD"):
+            last = int(info.metadata.get("last_sequence", "-1"))
+            return last if 0 <= last < cursor else None
+    return None
 
 
 def resumable(error: grpc.aio.AioRpcError) -> bool:
@@ -395,6 +412,11 @@ class GatewayClient:
                 return
             except grpc.aio.AioRpcError as error:
                 failures += 1
+                if (last := rewound_to(error, cursor)) is not None:
+                    # re-sync: what follows is the stored history, from where it ends now
+                    log.warning("the match's history was rewound", extra={"match": match})
+                    cursor = last
+                    continue
                 if not resumable(error) or failures > self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(failures))
@@ -577,6 +599,11 @@ class Session:
                 message = await self.call.read()
             except grpc.aio.AioRpcError as error:
                 self._failures += 1
+                if (last := rewound_to(error, self.cursor)) is not None:
+                    log.warning("the match's history was rewound", extra={"match": self.seat.match})
+                    self.cursor = last  # re-sync from the stored history
+                    self._open()
+                    continue
                 lost = error.code() == grpc.StatusCode.INTERNAL and error.details() == LOST_STATUS
                 if not (lost or resumable(error)) or self._failures > backoff.attempts:
                     raise

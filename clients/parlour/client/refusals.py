@@ -54,6 +54,8 @@ SENTENCES = {
     "SERVER_DRAINING": "The server is restarting: try again in a moment.",
     "BACKEND_UNAVAILABLE": "The game's server does not answer now: try again in a moment.",
     "STORAGE_UNAVAILABLE": "The server's storage does not answer now: try again in a moment.",
+    "NOT_REPLICATED": "The server could not make your move safe in time: try again.",
+    "HISTORY_REWOUND": "The server lost its newest events: the table is re-read.",
     "HISTORY_TRIMMED": "The start of this match's feed is no longer kept.",
     "INTERNAL": "Something went wrong on the server: try again.",
 }

@@ -48,6 +48,8 @@ export const SENTENCES: Record<string, string> = {
   SERVER_DRAINING: "The server is restarting: try again in a moment.",
   BACKEND_UNAVAILABLE: "The game's server does not answer now: try again in a moment.",
   STORAGE_UNAVAILABLE: "The server's storage does not answer now: try again in a moment.",
+  NOT_REPLICATED: "The server could not make your move safe in time: try again.",
+  HISTORY_REWOUND: "The server lost its newest events: the table is re-read.",
   HISTORY_TRIMMED: "The start of this match's feed is no longer kept.",
   INTERNAL: "Something went wrong on the server: try again.",
 };
@@ -62,6 +64,14 @@ export function refusalText(message: string): string {
   const said = message.replace(REASON, "").trim() || "the server refused that";
   const sentence = said.charAt(0).toUpperCase() + said.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+/** Whether a stream ended because the server lost events it had delivered (a Redis
+ * fail-over, issue 40): the page reads the match again instead of stopping. */
+export function rewound(error: unknown): boolean {
+  if (!(error instanceof ConnectError)) return false;
+  const reason = REASON.exec(error.rawMessage)?.[1];
+  return reason === "HISTORY_REWOUND" || reason === "SEQUENCE_AHEAD";
 }
 
 /** Any error as the sentence a person reads: never a class name or a raw error. */

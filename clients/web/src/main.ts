@@ -9,7 +9,7 @@ import { drawBoard, offerOnBoard } from "./tableboard";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
-import { errorText } from "./errors";
+import { errorText, rewound } from "./errors";
 import { mountPlayNow } from "./matchmaking";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
@@ -315,7 +315,15 @@ function follow(seated: Seated): void {
     }
     // The stream ended (the seat's pass revoked, the match over): look once more.
     if (!controller.signal.aborted) await refresh();
-  })().catch((e) => { if (!controller.signal.aborted && !seatLost(e)) error(errorText(e)); });
+  })().catch((e) => {
+    if (controller.signal.aborted || seatLost(e)) return;
+    if (!rewound(e)) return error(errorText(e));
+    // the server lost events it had shown (a fail-over): the feed and table again, as stored
+    feedTexts.length = 0;
+    $("feed").replaceChildren();
+    follow(seated);
+    void refresh();
+  });
 }
 
 /** One feed line in the viewer's terms, as a sentence. */

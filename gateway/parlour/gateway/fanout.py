@@ -325,6 +325,18 @@ def history_trimmed(cursor: int, first: int, last: int | None = None) -> Service
     )
 
 
+def history_rewound(cursor: int, last: int) -> ServiceError:
+    """The match's stored events end at `last`, before `cursor`, which was delivered: a
+    Redis fail-over lost them. The viewer re-reads the match and resumes after `last`."""
+    return ServiceError(
+        grpc.StatusCode.OUT_OF_RANGE,
+        "HISTORY_REWOUND",
+        f"events after sequence {last} were delivered and then lost by the store; re-read "
+        f"the match and resume after {last}",
+        metadata={"last_sequence": str(last), "delivered_sequence": str(cursor)},
+    )
+
+
 def draining(cursor: int) -> ServiceError:
     """The gateway is shutting down: resume elsewhere after `cursor` (also in the trailers)."""
     return ServiceError(
@@ -403,7 +415,8 @@ class EventHub:
             return
         if events:
             feed.offer(events)
-        if not feed.progressed(progress):
+        # behind what was offered: an older answer, or a rewound store (_read_progress tells)
+        if not feed.progressed(progress) or progress.last_sequence < feed.cursor:
             self.notified(match)
 
     @contextlib.asynccontextmanager
@@ -523,15 +536,31 @@ class EventHub:
 
     async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
         """Offer the match's stored progress; False if its events are not all read yet."""
+        offered = feed.cursor  # stored and confirmed before the read: the store has them
         try:
-            data = await self.store.stored_progress(match)
+            data, last = await self.store.confirmed_progress(match)
         except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
             log.warning("progress read failed", extra={"error": str(error), "match": match})
             return True
+        if last is not None and last < offered:
+            self._rewound(match, feed, last)
         if data is None:
             return True
         header = rules.MatchProgress.FromString(data)
         return feed.progressed(Progress(header.version, header.last_sequence, data))
+
+    def _rewound(self, match: str, feed: MatchFeed, last: int) -> None:
+        """The store lost events this feed offered: end the streams past `last` with
+        HISTORY_REWOUND, count and log the loss, and go on from `last`."""
+        metrics.EVENTS_REWOUND.inc(feed.cursor - last)
+        log.error(
+            "history rewound: a Redis fail-over lost delivered events",
+            extra={"match": match, "delivered": feed.cursor, "stored": last},
+        )
+        for subscription in feed.subscribers:
+            if subscription.cursor > last:
+                subscription.end(history_rewound(subscription.cursor, last))
+        feed.cursor, feed.version = last, 0
 
     async def close(self) -> None:
         """Stop listening."""

@@ -59,6 +59,8 @@ class Lobby:
         for key in (keys.lobby(), keys.lobby(game)):
             pipe.zadd(key, {listed: 0})
         await pipe.execute()
+        await self.store.barrier(keys.lobby(game))
+        await self.store.barrier(keys.lobby())
 
     async def page(
         self, game: str, statuses: Container[int], size: int, token: str, resource

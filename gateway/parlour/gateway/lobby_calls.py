@@ -77,6 +77,8 @@ class LobbyCalls(MatchCalls):
         match = match_id_of(created.match.name)
         if pick and not await self.store.redis.set(pick, f"{match}|1", nx=True, ex=3600):
             return await self.join_or_create(request, context)
+        if pick:
+            await self.store.barrier(pick)
         return await self.join_listed(match, request, context, True)
 
     async def join_listed(self, match: str, request, context, created: bool):

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from parlour.rpc import context as request_context
+from parlour.store.replication import NotReplicated, demoted
 
 DOMAIN = "parlour"
 #: Longest message a status carries (anything echoed from input is cut well before).
@@ -170,8 +171,15 @@ def classify(error: BaseException) -> ServiceError:
         return error
     if isinstance(error, grpc.aio.AioRpcError):
         return ServiceError.from_rpc_error(error)
+    if isinstance(error, NotReplicated):
+        return unavailable(
+            "the write was not confirmed by Redis's replicas in time; retry with the same "
+            "request id",
+            "NOT_REPLICATED",
+            repr(error),
+        )
     if isinstance(error, RedisConnectionError | RedisTimeoutError | ConnectionError) or (
-        closed_transport(error)
+        closed_transport(error) or demoted(error)
     ):
         return unavailable("storage unavailable; retry", "STORAGE_UNAVAILABLE", repr(error))
     log.error("internal error", exc_info=error)

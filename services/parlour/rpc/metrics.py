@@ -63,6 +63,11 @@ EVENTS_SENT = Counter("parlour_events_sent_total", "Events pushed to subscribers
 PLAY_QUEUED = Gauge(
     "parlour_play_queued_messages", "Play messages waiting for clients that have not read them."
 )
+EVENTS_REWOUND = Counter(
+    "parlour_events_rewound_total",
+    "Events this gateway delivered that the store no longer has (a Redis fail-over lost "
+    "acknowledged commits; issue 40): each is a lost acknowledgement.",
+)
 SUBSCRIBERS_LAGGING = Counter(
     "parlour_subscribers_lagging_total", "Times a slow subscriber fell back to history reads."
 )

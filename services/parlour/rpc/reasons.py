@@ -170,6 +170,19 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "No live rules replica plays the rules version the match (or its log) needs "
         "(metadata: rules_version); it is never played under other rules.",
     ),
-    "STORAGE_UNAVAILABLE": ("UNAVAILABLE", "Redis did not answer; retry."),
+    "STORAGE_UNAVAILABLE": (
+        "UNAVAILABLE",
+        "Redis did not answer, or the server answering is no longer its primary; retry.",
+    ),
+    "NOT_REPLICATED": (
+        "UNAVAILABLE",
+        "Redis's replicas did not confirm the write in time, so it may not survive a "
+        "fail-over; retry with the same request id (it applies once either way).",
+    ),
+    "HISTORY_REWOUND": (
+        "UNAVAILABLE",
+        "A Redis fail-over lost events this stream had delivered; re-read the match (its "
+        "last sequence is in the details) and resume from there.",
+    ),
     "INTERNAL": ("INTERNAL", "An unexpected error; the server logs it."),
 }

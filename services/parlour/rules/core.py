@@ -188,7 +188,7 @@ class RulesCore:
         #: Told of each deadline this replica arms (the turn timers' wake-up).
         self.on_armed: Callable[[int], None] | None = None
         self.ratings = Ratings(
-            game, RatingStore(store.redis, store.retention.finished_seconds)
+            game, RatingStore(store.redis, store.retention.finished_seconds, store.barrier)
         )
 
     def info(self) -> pb.GameInfo:

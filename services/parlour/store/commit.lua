@@ -10,7 +10,9 @@
 --       10 acting seat, 11 seat token hash ('' = not checked), 12 origin gateway id,
 --       13 seconds an unfinished match lives without activity (0 = forever),
 --       14 seconds a finished match is kept (0 = forever), 15 gateway channel prefix,
---       16 match id, 17 event count, then per event: payload, visibility, actor,
+--       16 match id, 17 event count, 18 '1' when the commit counts as confirmed at once
+--       (no replica to wait for), '0' when the caller confirms it after WAIT (confirm.lua),
+--       then per event: payload, visibility, actor,
 --       then (a migration only) the rules version the match is played under from now on
 -- Request records are kept for every action of the match (no count window) for as long as
 -- the match acts, and the retry window past its last action (issue 31 item 4): a retry
@@ -23,14 +25,24 @@
 -- s = the meta's seat version (tokens revoked so far), only once one was revoked.
 -- Retention (store/retention.lua, inline): activity pushes every key out by ARGV[13];
 -- finishing sets ARGV[14] on the match's keys (request records keep a shorter time).
--- Returns {1, new version, last sequence, seat version} | {0, earlier record}
+-- Confirmation (issue 40): fields c and cq of the state are the last version and event
+-- sequence confirmed replicated; readers hand out nothing newer. Confirmed at once, the commit sets c and tells the other
+-- gateways itself; else it leaves both to confirm.lua, run once WAIT said the replicas have
+-- it, and a repeated request id rewrites its record so that a WAIT after it covers it.
+-- Returns {1, new version, last sequence, seat version}
+--   | {0, earlier record, version, last sequence}
 --   | {-1, current version} | {-2} (no match) | {-3} (the match is over)
 --   | {-4} (the seat token no longer holds the seat)
 local record_key = ARGV[3]
 if record_key ~= '' then
   local earlier = redis.call('HGET', KEYS[3], record_key)
-  if earlier then return {0, earlier} end
+  if earlier then
+    if ARGV[18] ~= '1' then redis.call('HSET', KEYS[3], record_key, earlier) end
+    local now = redis.call('HMGET', KEYS[1], 'v', 'q')
+    return {0, earlier, tonumber(now[1] or 0), tonumber(now[2] or 0)}
+  end
 end
+local at_once = ARGV[18] == '1'
 local meta = redis.call('HMGET', KEYS[4], 'status', 'sv')
 if ARGV[11] ~= '' and redis.call('HGET', KEYS[4], 't:' .. ARGV[11]) ~= ARGV[10] then
   return {-4}
@@ -48,7 +60,7 @@ local finishing = ARGV[6] == 'finished'
 local count = tonumber(ARGV[17])
 for i = 0, count - 1 do
   seq = seq + 1
-  local base = 18 + i * 3
+  local base = 19 + i * 3
   local fields = {'e', ARGV[base], 'v', ARGV[base + 1], 'a', ARGV[base + 2], 'n', new_version}
   if finishing and i == count - 1 then
     fields[#fields + 1] = 'f'
@@ -65,8 +77,13 @@ for i = 0, count - 1 do
   end
 end
 redis.call('HSET', KEYS[1], 'v', new_version, 'q', seq, 's', ARGV[2], 'p', ARGV[9])
+if at_once then
+  redis.call('HSET', KEYS[1], 'c', new_version, 'cq', seq)
+elseif not redis.call('HGET', KEYS[1], 'c') then  -- a match from before confirmation existed
+  redis.call('HSET', KEYS[1], 'c', version, 'cq', current[2])
+end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'status', ARGV[6]) end
-local rules = ARGV[18 + count * 3]
+local rules = ARGV[19 + count * 3]
 if rules then
   redis.call('HSET', KEYS[1], 'r', rules)
   redis.call('HSET', KEYS[4], 'rules', rules)
@@ -102,6 +119,7 @@ elseif idle > 0 then
 end
 -- every commit moves the version, with or without events: the other gateways' streams
 -- send the match's progress
+if not at_once then return {1, new_version, seq, tonumber(meta[2] or 0)} end
 for _, gateway in ipairs(redis.call('SMEMBERS', KEYS[6])) do
   if gateway ~= ARGV[12] then redis.call('PUBLISH', ARGV[15] .. gateway, ARGV[16]) end
 end

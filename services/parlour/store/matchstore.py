@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -12,7 +13,18 @@ from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.exceptions import NoScriptError
 
 from parlour.store import connection, keys, packing
+from parlour.store.replication import (
+    MARK,
+    NotReplicated,
+    Replication,
+    demoted,
+    forget_primary,
+    mark_key,
+    on_one_connection,
+)
 from parlour.store.retention import Retention
+
+log = logging.getLogger("parlour.store")
 
 EVERYONE = b"*"
 
@@ -115,6 +127,8 @@ class Committed:
     last_sequence: int = 0
     seat_version: int = 0
     earlier: bytes | None = None
+    #: The version to confirm once replicated (the new one, or the match's at a repeat).
+    confirms: int = 0
 
 
 def record_key(request_id: str) -> bytes:
@@ -150,8 +164,12 @@ class MatchStore:
         max_events: int = 0,
         finished_request_ttl: int = 3600,
         retention: Retention | None = None,
+        replication: Replication | None = None,
     ) -> None:
         self.redis = client
+        self.replication = replication or Replication()
+        #: Matches whose stored events wait for a confirmation (see events_after).
+        self._repairs: dict[str, asyncio.Task] = {}
         self.max_events = max_events
         self.finished_request_ttl = finished_request_ttl
         self.retention = retention or Retention()
@@ -160,6 +178,7 @@ class MatchStore:
         self._seat = client.register_script(_script("seat.lua"))
         self._keep = client.register_script(_script("retention.lua"))
         self._settle = client.register_script(_script("settle_timer.lua"))
+        self._confirm = client.register_script(_script("confirm.lua"))
         self._commit_sha: str | None = None
         self._cluster = connection.is_cluster(client)
         self._queue: list[_Commit] = []
@@ -168,18 +187,22 @@ class MatchStore:
     @classmethod
     def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
         """A store on the Redis at `url` (see parlour.store.connection for the forms);
-        commands time out after `timeout` seconds. Retention defaults to the environment's.
+        commands time out after `timeout` seconds. Retention and replication default to the
+        environment's.
 
         A command that meets a connection broken since its last use (Redis restarted) is
         sent once more on a fresh one; every script is idempotent, so this is safe."""
         kwargs.setdefault("retention", Retention.from_env())
         kwargs.setdefault("finished_request_ttl", kwargs["retention"].request_seconds)
+        kwargs.setdefault("replication", Replication.from_env(connection.parse(url).topology))
         client = connection.connect(url, timeout)
         packing.install(client)
         return cls(client, **kwargs)
 
     async def close(self) -> None:
         """Close the connection pool (and, through Sentinel, the sentinels' connections)."""
+        for task in self._repairs.values():
+            task.cancel()
         pool = getattr(self.redis, "connection_pool", None)
         await self.redis.aclose()
         if isinstance(pool, SentinelConnectionPool):
@@ -194,6 +217,68 @@ class MatchStore:
         if isinstance(pool, SentinelConnectionPool):
             await pool.get_master_address()
         return bool(await self.redis.ping())
+
+    # -- replication (issue 40) ---------------------------------------------
+    @property
+    def replicated(self) -> bool:
+        """Whether writes wait for replicas before they are acknowledged."""
+        return self.replication.replicas > 0
+
+    async def barrier(self, key: str) -> None:
+        """Return once every write made so far on the server owning `key`'s slot is on
+        enough replicas (at once without replicas); NotReplicated if not in time."""
+        if self.replicated:
+            replies = await self._waited(key, [("EVAL", MARK, 1, mark_key(key))])
+            if isinstance(replies[0], Exception):
+                raise replies[0]
+
+    async def _waited(self, key: str, commands: list[tuple]) -> list:
+        """`commands` then WAIT on one connection of `key`'s server; their replies (errors
+        as values), once the WAIT confirmed them. A demoted primary's refusal, or too few
+        replicas, makes the next command ask which server is primary now."""
+        try:
+            *replies, waited = await on_one_connection(
+                self.redis, key, [*commands, self.replication.wait]
+            )
+            for reply in (*replies, waited):
+                if isinstance(reply, Exception) and demoted(reply):
+                    raise reply
+            self.replication.check(waited)
+        except Exception as error:
+            if isinstance(error, NotReplicated) or demoted(error):
+                await forget_primary(self.redis)
+            raise
+        return replies
+
+    async def confirm_stored(self, match: str) -> None:
+        """Confirm whatever the match has stored (a commit whose own confirmation was lost:
+        its committer died, or its WAIT timed out and nobody retried) and tell every gateway."""
+        version, sequence = await self.redis.hmget(keys.state(match), "v", "q")
+        if version is None:
+            return
+        await self.barrier(keys.state(match))
+        await self._confirm(
+            keys=[keys.state(match), keys.gateways(match)],
+            args=[int(version), "", keys.GATEWAY_CHANNEL, match, int(sequence or 0)],
+        )
+
+    def _unconfirmed(self, match: str) -> None:
+        """Stored events wait for their confirmation: if it has not come after the time a
+        commit may wait for its replicas (and a second), confirm them here."""
+        if match not in self._repairs:
+            self._repairs[match] = asyncio.create_task(self._repair(match))
+
+    async def _repair(self, match: str) -> None:
+        try:
+            await asyncio.sleep(self.replication.timeout_ms / 1000 + 1)
+            state, confirmed = await self.redis.hmget(keys.state(match), "v", "c")
+            if state is not None and confirmed is not None and int(confirmed) < int(state):
+                log.warning("confirming a match's stored commits", extra={"match": match})
+                await self.confirm_stored(match)
+        except Exception as error:  # noqa: BLE001 - the next read that finds them tries again
+            log.warning("confirmation failed", extra={"match": match, "error": repr(error)})
+        finally:
+            self._repairs.pop(match, None)
 
     # -- matches ----------------------------------------------------------
     async def create_state(
@@ -210,11 +295,12 @@ class MatchStore:
         `rules_created`) in one atomic step; False if the match exists."""
         meta = {**(meta or {}), "rules": str(rules), "rules_created": str(rules)}
         flat = [x for kv in meta.items() for x in kv]
-        args = [len(meta), *flat, "v", 1, "q", 0, "s", state, "p", progress, "o", options,
-                "r", rules]
+        args = [len(meta), *flat, "v", 1, "q", 0, "c", 1, "cq", 0, "s", state, "p", progress,
+                "o", options, "r", rules]
         created = bool(await self._create(keys=[keys.meta(match), keys.state(match)], args=args))
         if created:
             await self.keep(match)
+        await self.barrier(keys.meta(match))
         return created
 
     async def keep(self, match: str) -> int:
@@ -300,6 +386,7 @@ class MatchStore:
         taken = [int(x) for x in reply[:2]] + [x.decode() for x in reply[2:]]
         if taken[0] >= 0:
             await self.keep(match)
+        await self.barrier(keys.meta(match))
         return taken
 
     async def note_mine(self, subject_key: str, match: str, when_ms: int) -> None:
@@ -309,6 +396,7 @@ class MatchStore:
         if self.retention.finished_seconds:
             pipe.expire(keys.mine(subject_key), self.retention.finished_seconds)
         await pipe.execute()
+        await self.barrier(keys.mine(subject_key))
 
     async def mine(self, subject_key: str, count: int) -> list[str]:
         """The subject's matches, the newest join first."""
@@ -327,6 +415,7 @@ class MatchStore:
         left = int((await self._seat(keys=[keys.meta(match)], args=args))[0])
         if left >= 0:
             await self.keep(match)
+        await self.barrier(keys.meta(match))
         return left
 
     async def seat_of(self, match: str, token_hash: str) -> int | None:
@@ -349,18 +438,25 @@ class MatchStore:
         pipe.sadd(keys.gateways(match), gateway)
         if self.retention.abandoned_seconds:
             pipe.expire(keys.gateways(match), self.retention.abandoned_seconds)
-        pipe.hget(keys.state(match), "p")
+        pipe.hmget(keys.state(match), "p", "v", "c")
         self._bounds(pipe, match)
-        *_, progress, head, tail, status, final = await pipe.execute()
-        return progress, *_bounds(head, tail, status, final)
+        *_, (progress, version, confirmed), head, tail, status, final = await pipe.execute()
+        if self.replicated and None not in (version, confirmed) and int(version) > int(confirmed):
+            self._unconfirmed(match)  # its commit waits for its confirmation
+            progress = None
+        return progress, *await self._bounds_answer(match, head, tail, status, final)
 
     async def unwatch_match(self, match: str, gateway: str) -> None:
         """This gateway has no subscriber of the match any more."""
         await self.redis.srem(keys.gateways(match), gateway)
 
     async def request_record(self, match: str, request_id: str) -> bytes | None:
-        """The record of an earlier request with this id, if still kept."""
-        return await self.redis.hget(keys.requests(match), record_key(request_id))
+        """The record of an earlier request with this id, if still kept (and, with replicas,
+        confirmed replicated before it is answered from)."""
+        earlier = await self.redis.hget(keys.requests(match), record_key(request_id))
+        if earlier is not None and self.replicated:
+            await self.confirm_stored(match)
+        return earlier
 
     # -- the commit ---------------------------------------------------------
     async def commit(
@@ -427,6 +523,7 @@ class MatchStore:
             keys.GATEWAY_CHANNEL,
             match,
             len(events),
+            "0" if self.replicated else "1",
         ]
         for payload, visibility, actor in events:
             args += [payload, visibility, actor]
@@ -448,7 +545,7 @@ class MatchStore:
         if reply[0] == 1:
             return Committed(int(reply[1]), int(reply[2]), int(reply[3]))
         if reply[0] == 0:
-            return Committed(0, earlier=reply[1])
+            return Committed(0, earlier=reply[1], confirms=int(reply[2]))
         if reply[0] == -1:
             raise CommitConflict(int(reply[1]))
         if reply[0] == -3:
@@ -476,9 +573,12 @@ class MatchStore:
                     item.future.set_result(reply)
 
     async def _run_batch(self, batch: list[_Commit]) -> list:
-        """Every commit of the batch in one pipelined round trip."""
+        """Every commit of the batch in one pipelined round trip (with replicas: followed by
+        WAIT, and by the confirmation of those that committed)."""
         if self._commit_sha is None:
             self._commit_sha = await self.redis.script_load(self._commit_src)
+        if self.replicated:
+            return await self._run_replicated(batch)
         if len(batch) == 1 and not self._cluster:  # alone: no pipeline (~15 % less CPU)
             try:
                 replies = [await self._run_one(batch[0])]
@@ -495,6 +595,62 @@ class MatchStore:
             self._commit_sha = None
             return await self._run_batch(batch)
         return replies
+
+    async def _run_replicated(self, batch: list[_Commit]) -> list:
+        """The batch, WAIT, then confirm.lua for each commit (or repeat) it confirmed; a
+        commit not confirmed in time is answered NotReplicated."""
+        if self._cluster:
+            replies = await asyncio.gather(
+                *(self._replicated([item]) for item in batch), return_exceptions=True
+            )
+            replies = [r[0] if isinstance(r, list) else r for r in replies]
+        else:
+            try:
+                replies = await self._replicated(batch)
+            except Exception as error:  # noqa: BLE001 - a reply for each, as a pipeline gives
+                replies = [error] * len(batch)
+        if any(isinstance(r, NoScriptError) for r in replies):
+            self._commit_sha = None
+            return await self._run_batch(batch)
+        return replies
+
+    async def _replicated(self, batch: list[_Commit]) -> list:
+        """One round trip of commits and WAIT (one server), then their confirmations."""
+        commands = [
+            ("EVALSHA", self._commit_sha, len(item.keys), *item.keys, *item.args)
+            for item in batch
+        ]
+        replies = await self._waited(batch[0].keys[0], commands)
+        done = [
+            (item, reply)
+            for item, reply in zip(batch, replies, strict=True)
+            if isinstance(reply, list) and reply[0] in (0, 1)
+        ]
+        if done:
+            try:
+                await self._confirm_all(done)
+            except Exception as error:  # noqa: BLE001 - replicated all the same
+                log.warning("confirmation failed", extra={"error": repr(error)})
+        return replies
+
+    async def _confirm_all(self, done: list[tuple[_Commit, list]]) -> None:
+        """confirm.lua for each replicated commit, in one round trip (one per commit on
+        a Cluster)."""
+        calls = []
+        for item, reply in done:
+            match = item.args[15]
+            version, sequence = reply[1:3] if reply[0] == 1 else reply[2:4]
+            calls.append(
+                ([item.keys[0], item.keys[5]],
+                 [int(version), item.args[11], keys.GATEWAY_CHANNEL, match, int(sequence)])
+            )  # fmt: skip
+        if self._cluster:
+            await asyncio.gather(*(self._confirm(keys=k, args=a) for k, a in calls))
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for k, a in calls:
+            await self._confirm(keys=k, args=a, client=pipe)
+        await pipe.execute()
 
     async def _run_one(self, item: _Commit):
         """One commit: alone, or in Cluster (a Cluster pipeline may not carry scripts; the
@@ -557,14 +713,42 @@ class MatchStore:
     async def events_after(
         self, match: str, after: int, count: int = 512, block_ms: int | None = None
     ) -> list[StoredEvent]:
-        """Events with sequence > after, oldest first (blocking up to block_ms if none)."""
+        """Events with sequence > after, oldest first (blocking up to block_ms if none).
+        With replicas, only those of confirmed commits (the state's field c): the rest wait
+        for their confirmation, which this store makes itself if it is late."""
         key = keys.events(match)
+        if self.replicated and block_ms is None:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hget(keys.state(match), "c")
+            pipe.xrange(key, min=f"({after}-0", count=count)
+            confirmed, entries = await pipe.execute()
+            events = [parse_entry(entry_id, fields) for entry_id, fields in entries]
+            if confirmed is None:
+                return events
+            kept = [e for e in events if e.version <= int(confirmed)]
+            if len(kept) < len(events):
+                self._unconfirmed(match)
+            return kept
         if block_ms is None:
             entries = await self.redis.xrange(key, min=f"({after}-0", count=count)
         else:
             reply = await self.redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
             entries = reply[0][1] if reply else []
         return [parse_entry(entry_id, fields) for entry_id, fields in entries]
+
+    async def confirmed_progress(self, match: str) -> tuple[bytes | None, int | None]:
+        """(stored_progress, or None while its commit waits for its confirmation; the last
+        stored event sequence, None if there is no match) in one command."""
+        progress, last, version, confirmed = await self.redis.hmget(
+            keys.state(match), "p", "q", "v", "c"
+        )
+        last = None if last is None else int(last)
+        if not self.replicated or confirmed is None or version is None:
+            return progress, last
+        if int(version) > int(confirmed):
+            self._unconfirmed(match)
+            return None, last
+        return progress, last
 
     async def finished_at(self, match: str) -> int | None:
         """The last event sequence of a finished match; None while it is not finished."""
@@ -575,11 +759,11 @@ class MatchStore:
         return int(last) if status == b"finished" and last is not None else None
 
     async def stream_bounds(self, match: str, finished: bool = False):
-        """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
-        `finished`, also finished_at's answer (the same round trip)."""
+        """(oldest kept sequence or None, newest (confirmed) sequence or 0) in one round
+        trip; with `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
         self._bounds(pipe, match)
-        first, last, final = _bounds(*await pipe.execute())
+        first, last, final = await self._bounds_answer(match, *await pipe.execute())
         return (first, last, final) if finished else (first, last)
 
     @staticmethod
@@ -587,14 +771,27 @@ class MatchStore:
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
         pipe.hget(keys.meta(match), "status")
-        pipe.hget(keys.state(match), "q")
+        pipe.hmget(keys.state(match), "q", "cq")
 
+    async def _bounds_answer(self, match: str, head, tail, status, final_and_confirmed):
+        """stream_bounds' answer from _bounds' replies; with replicas, the newest sequence is
+        the newest confirmed (what waits for its confirmation is not there yet)."""
+        final, confirmed = final_and_confirmed
+        first = _sequence(head[0][0]) if head else None
+        last = _sequence(tail[0][0]) if tail else 0
+        if self.replicated and confirmed is not None and int(confirmed) < last:
+            last = await self._confirmed_last(match, last, int(confirmed))
+        return first, last, (int(final) if status == b"finished" and final is not None else None)
 
-def _bounds(head, tail, status, final) -> tuple[int | None, int, int | None]:
-    """stream_bounds' answer from its replies."""
-    first = _sequence(head[0][0]) if head else None
-    last = _sequence(tail[0][0]) if tail else 0
-    return first, last, (int(final) if status == b"finished" and final is not None else None)
+    async def _confirmed_last(self, match: str, last: int, confirmed: int) -> int:
+        """`last` once confirmed here (a WAIT covers whatever is stored, in flight or with a
+        confirmation lost in a fail-over), else the confirmed `confirmed`."""
+        try:
+            await self.confirm_stored(match)
+        except Exception as error:  # noqa: BLE001 - the confirmed part is shown meanwhile
+            log.warning("confirmation failed", extra={"match": match, "error": repr(error)})
+            return confirmed
+        return last
 
 
 def _sequence(entry_id: bytes) -> int:

@@ -81,8 +81,12 @@ class Update:
 class RatingStore:
     """The ratings on one Redis client (standalone, Sentinel or Cluster)."""
 
-    def __init__(self, client: aioredis.Redis, finished_retention: int = 0) -> None:
+    def __init__(
+        self, client: aioredis.Redis, finished_retention: int = 0, barrier=None
+    ) -> None:
         self.redis = client
+        #: MatchStore.barrier: an applied update waits for the replicas (issue 40).
+        self.barrier = barrier
         #: Seconds a `rated` marker lives: the finished retention, or RATED_MARKER_SECONDS.
         self.marker_seconds = finished_retention or RATED_MARKER_SECONDS
         source = resources.files("parlour.store").joinpath("ratings.lua").read_text()
@@ -128,7 +132,10 @@ class RatingStore:
             for player in newcomers:
                 pipe.sadd(keys.played(player), f"{game}/{variant}")
             await pipe.execute()
-        return int(await self._apply(keys=script_keys, args=args))
+        done = int(await self._apply(keys=script_keys, args=args))
+        if self.barrier is not None:
+            await self.barrier(keys.players(game, variant))
+        return done
 
     async def is_rated(self, game: str, variant: str, match: str) -> bool:
         return bool(await self.redis.exists(keys.rated(game, variant, match)))

@@ -1,0 +1,230 @@
+"""Issue 40's drill: play under load while Redis primaries are killed (SIGKILL) or frozen past
+their fail-over (SIGSTOP, then SIGCONT), then check everything clients were told against
+the final store: every acknowledged match and action stored exactly once, every event a
+subscriber received and every resume point it was given still there, no INTERNAL.
+
+Clients do what a careful client does: retry UNAVAILABLE and DEADLINE_EXCEEDED with the
+same request id, and resume each seat's stream after the last sequence it received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from parlour.client import GatewayClient
+from parlour.engine.rng import Rng
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store.matchstore import MatchNotFound, MatchStore
+
+GAME = "tinycards"
+RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+#: How long a client keeps retrying one call (a fail-over takes seconds, not this).
+PATIENCE = 90.0
+
+
+@dataclass
+class Ledger:
+    """What the clients were told."""
+
+    #: Matches whose creation was acknowledged.
+    created: set[str] = field(default_factory=set)
+    #: Request ids of acknowledged actions, per match, in order.
+    acked: dict[str, list[str]] = field(default_factory=dict)
+    #: Events received by any subscriber: match -> sequence -> (version, actor, text).
+    seen: dict[str, dict[int, tuple[int, int, str]]] = field(default_factory=dict)
+    #: The furthest resume point (heartbeat or event) a subscriber was given, per match.
+    resume_points: dict[str, int] = field(default_factory=dict)
+    #: Status codes of every failed call or stream ending, by name (and reason).
+    codes: Counter = field(default_factory=Counter)
+    failovers: int = 0
+    #: The playing loops (a failed one fails the wait for more actions at once).
+    tasks: list[asyncio.Task] = field(default_factory=list)
+
+    @property
+    def actions(self) -> int:
+        return sum(len(r) for r in self.acked.values())
+
+
+@dataclass
+class Findings:
+    """The ledger against the store."""
+
+    acknowledged: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    matches_gone: int = 0
+    events_seen: int = 0
+    events_not_in_store: int = 0
+    resume_points_ahead: int = 0
+    internal: int = 0
+
+    def clean(self) -> bool:
+        return not (
+            self.lost or self.duplicated or self.matches_gone or self.events_not_in_store
+            or self.resume_points_ahead or self.internal
+        )  # fmt: skip
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> str:
+    """The ErrorInfo reason of a refusal ("" if none)."""
+    status = rpc_status.from_call(error)
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason
+    return ""
+
+
+async def retrying(ledger: Ledger, call: Callable[[], Awaitable]):
+    """`call()` until it is not refused UNAVAILABLE / DEADLINE_EXCEEDED (the same request
+    each time: the caller fixes its request id)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        try:
+            return await call()
+        except grpc.aio.AioRpcError as error:
+            ledger.codes[f"{error.code().name} {reason_of(error)}"] += 1
+            if error.code() not in RETRIED or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def follow(ledger: Ledger, seat, match: str) -> None:
+    """One seat's stream, resumed after the last sequence received, to the match's end."""
+    cursor = 0
+    seen = ledger.seen.setdefault(match, {})
+    deadline = time.monotonic() + 10 * PATIENCE
+    while time.monotonic() < deadline:
+        request = gw.StreamEventsRequest(match=match, after_sequence=cursor)
+        try:
+            async for item in seat.client.stub.StreamEvents(request, metadata=seat.metadata):
+                events = list(item.batch.events) if item.HasField("batch") else []
+                if item.HasField("event"):
+                    events = [item.event]
+                for event in events:
+                    seen[event.sequence] = (event.version, event.actor, event.text)
+                    cursor = max(cursor, event.sequence)
+                if item.HasField("heartbeat"):
+                    cursor = max(cursor, item.heartbeat.last_sequence)
+                ledger.resume_points[match] = max(ledger.resume_points.get(match, 0), cursor)
+                if item.HasField("finished"):
+                    return
+            return
+        except grpc.aio.AioRpcError as error:
+            ledger.codes[f"stream {error.code().name} {reason_of(error)}"] += 1
+            if error.code() not in RETRIED:
+                return
+            await asyncio.sleep(0.2)
+
+
+async def play(ledger: Ledger, client: GatewayClient, seed: int, stop: asyncio.Event) -> None:
+    """Matches one after another until `stop`, every call retried with its request id."""
+    rng = Rng.from_seed(seed)
+    for number in range(1_000_000):
+        if stop.is_set():
+            return
+        tag = f"s{seed}n{number}"
+        match = await retrying(
+            ledger,
+            lambda tag=tag: client.create_match(GAME, 2, seed=seed, request_id=f"create-{tag}"),
+        )
+        ledger.created.add(match.name)
+        seats = [
+            await retrying(
+                ledger,
+                lambda i=i, tag=tag, name=match.name: client.join(
+                    name, f"p{i}", seat=i, request_id=f"join-{tag}-{i}",
+                    join_secret=f"join-secret-of-{tag}-{i}",
+                ),
+            )
+            for i in range(2)
+        ]  # fmt: skip
+        followers = [asyncio.create_task(follow(ledger, s, match.name)) for s in seats]
+        acked = ledger.acked.setdefault(match.name, [])
+        progress = (await retrying(ledger, seats[0].get_view)).progress
+        step = 0
+        while not progress.HasField("outcome") and not stop.is_set():
+            player = seats[progress.pending[0].seat]
+            legal = (await retrying(ledger, player.actions)).actions
+            action = legal[rng.below(len(legal))]
+            rid = f"act-{tag}-{step}"
+            response = await retrying(
+                ledger, lambda p=player, a=action, r=rid: p.submit(a, request_id=r, timeout=30)
+            )
+            acked.append(rid)
+            progress = response.result.progress
+            step += 1
+            await asyncio.sleep(0.01)
+        if stop.is_set():
+            for task in followers:
+                task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+
+
+async def check(ledger: Ledger, store: MatchStore) -> Findings:
+    """The ledger against the final store."""
+    found = Findings(acknowledged=ledger.actions + len(ledger.created))
+    for name in ledger.created:
+        match = name.removeprefix("matches/")
+        try:
+            records = await store.match_log(match)
+        except MatchNotFound:
+            found.matches_gone += 1
+            found.lost += len(ledger.acked.get(name, ())) + 1
+            continue
+        logged = [rules.LoggedAction.FromString(a).request_id for a in records.actions]
+        counts = Counter(logged)
+        found.duplicated += sum(n - 1 for n in counts.values() if n > 1)
+        found.lost += sum(1 for rid in ledger.acked.get(name, ()) if rid not in counts)
+        stored = {e.sequence: e for e in records.events}
+        last = max(stored, default=0)
+        for sequence, (version, _actor, _text) in ledger.seen.get(name, {}).items():
+            found.events_seen += 1
+            event = stored.get(sequence)
+            if event is None or event.version != version:
+                found.events_not_in_store += 1
+        if ledger.resume_points.get(name, 0) > last:
+            found.resume_points_ahead += 1
+    found.internal = sum(n for code, n in ledger.codes.items() if "INTERNAL" in code or
+                         "UNKNOWN" in code)  # fmt: skip
+    return found
+
+
+@contextlib.asynccontextmanager
+async def load(address: str, players: int):
+    """`players` playing loops on one client; yields the ledger and the stop event."""
+    ledger = Ledger()
+    stop = asyncio.Event()
+    async with GatewayClient(address) as client:
+        ledger.tasks = [
+            asyncio.create_task(play(ledger, client, seed, stop)) for seed in range(players)
+        ]
+        try:
+            yield ledger, stop
+        finally:
+            stop.set()
+            results = await asyncio.gather(*ledger.tasks, return_exceptions=True)
+            failures = [r for r in results if isinstance(r, BaseException)]
+            if failures:
+                raise failures[0]
+
+
+async def wait_for_actions(ledger: Ledger, more: int, timeout: float = 120.0) -> None:
+    """Until `more` actions more than now were acknowledged."""
+    target = ledger.actions + more
+    async with asyncio.timeout(timeout):
+        while ledger.actions < target:
+            for task in ledger.tasks:
+                if task.done():
+                    task.result()  # raises what ended it
+            await asyncio.sleep(0.05)
