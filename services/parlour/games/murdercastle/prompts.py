@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.names import (
     SIDE_NAMES,
@@ -92,6 +93,17 @@ def cube_label(view: pb.View, colour: int) -> str:
     if kind == pb.FRAME_KIND_ACT:
         return f"put {evidence(colour)} in your room's safe"
     return f"choose {evidence(colour)}"
+
+
+def select_label(view: pb.View, me: int, tile: int) -> str:
+    """An Action Tile choice; Explore the Castle, offered only as the last tile left when
+    the seat's room has no doorway to explore, says so."""
+    label = f"select {action_tile_name(tile)}"
+    if tile != pb.ACTION_TILE_EXPLORE or view.explore_flipped or me >= len(view.players):
+        return label
+    if view.room_pile_size and Castle(view).explorable(view.players[me].place):
+        return label
+    return f"{label} (your room has no doorway to explore)"
 
 
 #: What passing means, by the decision it ends.

@@ -160,6 +160,8 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
         return prompts.cube_label(view, body.colour)
     if kind == "pass":
         return prompts.pass_label(view)
+    if kind == "select":
+        return prompts.select_label(view, me, body.tile)
     return _words(action)
 
 
