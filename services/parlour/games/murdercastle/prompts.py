@@ -184,6 +184,19 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         pb.FRAME_KIND_GIVE_CARD: "Choose which of your Event Cards to give away.",
         pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
                                    "collected.",
+        pb.FRAME_KIND_PANEL_CUBE: "As Holmes, put the end-of-round cube on a Control Panel "
+                                  "placeholder; each choice says what it unlocks.",
+        pb.FRAME_KIND_ASSIGN_CARDS: "As Holmes, put an unlocked Holmes' Action Card face down "
+                                    "on an Action Tile; it resolves when that tile is "
+                                    "selected.",
+        pb.FRAME_KIND_HOLMES_WALK: "As Holmes, move one room through a doorway.",
+        pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
+                                             "secretly.",
+        pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
+                                     "objective proposed; the votes are shown all at once.",
+        pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
+                                       "choose the Control Panel cube or the Holmes' Action "
+                                       "Card on an Action Tile to remove.",
     }
     found = simple.get(kind, "")
     return found + passing if found else ""
