@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 
 from parlour.engine.text import item, owner, seat, section, table
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
-from parlour.games.clashofminds import prompts
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
 from parlour.games.clashofminds.influence import side_total
 from parlour.games.clashofminds.names import (
@@ -173,11 +172,6 @@ def label_actions(view: pb.View, viewer: int, actions: Sequence[pb.Action]) -> l
         kind = action.WhichOneof("kind")
         labels.append(LABELS[kind](view, viewer, getattr(action, kind)))
     return labels
-
-
-def prompt(view: pb.View, viewer: int, actions: Sequence[pb.Action]) -> str:
-    """What the seat's decision is for (issue 43); see prompts.py."""
-    return prompts.prompt(view, viewer, actions)
 
 
 # -- actions out of context --------------------------------------------------------------

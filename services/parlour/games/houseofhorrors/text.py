@@ -14,11 +14,10 @@ from parlour.games.houseofhorrors.card_text import (
     with_hourglasses,
 )
 from parlour.games.houseofhorrors.catalogue import card, card_name
-from parlour.games.houseofhorrors.prompts import prompt
 from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
 from parlour.games.houseofhorrors.view_text import describe_view
 
-__all__ = ["describe_action", "describe_event", "describe_view", "label_actions", "prompt"]
+__all__ = ["describe_action", "describe_event", "describe_view", "label_actions"]
 
 ABILITY_NAMES = {pb.ABILITY_PSYCHIC: "Psychic", pb.ABILITY_STRENGTH: "Strength",
                  pb.ABILITY_TERROR: "Terror"}

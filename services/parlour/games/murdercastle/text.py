@@ -165,11 +165,6 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
     return _words(action)
 
 
-def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
-    """What the seat's decision is for (issue 43), one sentence; see prompts.py."""
-    return prompts.prompt(view, me, actions)
-
-
 def _objective(view: pb.View, slot: int) -> str:
     face_up = view.junction.open
     return objective_name(face_up[slot]) if slot < len(face_up) else "an objective"
