@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 
-.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-quick bench-sizing bench-engines bench-bots web clean
+.PHONY: setup gen ts demo up test check lint breaking image-check manifests bench bench-quick bench-sizing bench-engines bench-bots web pictures clean
 
 setup: $(STAMP) gen
 
@@ -39,7 +39,13 @@ BUF := $(VENV)/buf/node_modules/.bin/buf
 $(BUF): $(STAMP)
 	$(BIN)/python tools/buf.py --version
 
-test: setup $(BUF) ts
+# the web client's npm packages (axe-core: the accessibility check of tests/test_board_browser.py)
+WEB_DEPS := clients/web/node_modules/.installed
+$(WEB_DEPS): clients/web/package.json clients/web/package-lock.json
+	cd clients/web && npm ci --silent --no-audit --no-fund
+	touch $@
+
+test: setup $(BUF) ts $(WEB_DEPS)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 
 lint: setup
@@ -83,6 +89,10 @@ bench-bots: setup
 web: setup
 	cd clients/web && npm ci --no-audit --no-fund
 	$(BIN)/python clients/web/build.py
+
+# docs/pictures/<game>.png: each game's board, mid-match, from the board browser tests
+pictures: setup $(WEB_DEPS)
+	PARLOUR_PICTURES=1 $(BIN)/python -m pytest -q -n 0 -p no:randomly tests/test_board_browser.py -m 'slow or not slow'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

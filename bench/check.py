@@ -26,6 +26,9 @@ SERVERS = ("gateway", "rules:tinycards", "redis", "bench")
 #: The ratings section (bench/ratings.py, issue 36).
 RATINGS = ("c1", "c16", "floor_openskill", "x_floor", "memory")
 RATINGS_MEMORY = ("bytes_per_person", "matches_per_person", "rated_marker_bytes_per_match")
+#: Other work's load through the run (bench/quiet.py) and the transport floor of an action.
+LOAD = ("others_loadavg_max", "machine_loadavg_max", "others_cores", "quiet")
+FLOOR_PER_ACTION = ("gateway", "rules", "redis", "total")
 #: The boardgame.io peer's sections: in memory and with its durable FlatFile storage.
 PEER_SECTIONS = ("peer", "peer_flatfile")
 
@@ -93,6 +96,8 @@ def problems(results: dict) -> list[str]:
         out.append("durability: not checked")
     elif durability["incomplete"] or not durability.get("matches_checked"):
         out.append(f"durability: {durability}")
+    out += _missing(results.get("machine", {}).get("load", {}), LOAD, "machine.load")
+    out += _missing(results.get("floor_per_action", {}), FLOOR_PER_ACTION, "floor_per_action")
     for path in ("unary", "play"):
         if "target" not in results.get("ratios", {}).get(path, {}):
             out.append(f"ratios.{path}: no target")

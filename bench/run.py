@@ -28,7 +28,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, profile, ratings, sizing
+from bench import bgio, check, flame, floors, loadgen, profile, quiet, ratings, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -313,11 +313,12 @@ class Bench:
     async def main(self) -> dict:
         started = time.perf_counter()
         self.results["machine"]["loadavg_start"] = os.getloadavg()
-        if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        if os.getloadavg()[0] > quiet.QUIET_LOAD:
             log(
                 f"warning: load average {os.getloadavg()[0]:.1f} before starting; other processes "
                 "share these cores and the figures will be noisy"
             )
+        watch = quiet.LoadWatch().start()
         log("starting the stack (Redis, tinycards rules service, gateway as processes)...")
         # one load generator is one peer: the per-peer quotas (issue 9 item 13) are off
         unlimited = {"PARLOUR_CREATES_PER_MINUTE": "0", "PARLOUR_STREAMS_PER_CONNECTION": "0"}
@@ -337,8 +338,10 @@ class Bench:
                 self.quick, log, live=self.args.live, peer=not self.args.no_peer
             )
         self.results["machine"]["loadavg_end"] = os.getloadavg()
+        self.results["machine"]["load"] = watch.stop()
         self.results["ratios"] = ratios(self.results, self.levels)
         self.results["vs_peer"] = peer_ratios(self.results, self.levels)
+        self.results["floor_per_action"] = transport_floor(self.results, str(self.levels[-1]))
         self.results["elapsed_s"] = round(time.perf_counter() - started, 1)
         return self.results
 
@@ -397,6 +400,54 @@ def ratios(results: dict, levels: list[int]) -> dict:
             and ours["ack"]["p99_ms"] <= floor["p99_ms"],
         }
     return out
+
+
+#: Messages a Play action needs on the clients' streams, at least: the action in, its ack
+#: (with its events) out, and the events out to the other seat (tinycards: 2 seats).
+PLAY_CLIENT_MESSAGES = 3
+
+
+def transport_floor(results: dict, level: str) -> dict[str, float]:
+    """Server CPU µs of one Play action if parlour cost nothing but its transport, from the
+    floors of the same run: the client-stream messages at `stream_echo`'s server cost per
+    message, one ActLink round trip at `stream_mux`'s per pair in each of gateway and
+    rules (its client side taken as its server side), one EVALSHA's client cost
+    (`two_hops_redis` − `two_hops` on the echo server) and its Redis cost."""
+    floors_ = results["floors"]
+
+    def us(floor: str, process: str) -> float:
+        return floors_[floor][level]["cpu"][process]["cpu_us_per_op"]
+
+    per_message = us("stream_echo", "echo") / 2
+    link = us("stream_mux", "echo")
+    evalsha = max(0.0, us("two_hops_redis", "echo") - us("two_hops", "echo"))
+    out = {
+        "gateway": PLAY_CLIENT_MESSAGES * per_message + link,
+        "rules": link + evalsha,
+        "redis": us("two_hops_redis", "redis"),
+    }
+    out = {k: round(v, 1) for k, v in out.items()}
+    out["total"] = round(sum(out.values()), 1)
+    return out
+
+
+def ours_line(results: dict) -> str:
+    """Parlour's server CPU per Play action at the top level beside its transport floor."""
+    top = str(results["settings"]["levels"][-1])
+    cpu = results["parlour"]["play"][top]["cpu"]
+    floor = results["floor_per_action"]
+    parts = {
+        "gateway": cpu["gateway"]["cpu_us_per_op"],
+        "rules": sum(v["cpu_us_per_op"] for k, v in cpu.items() if k.startswith("rules:")),
+        "redis": cpu.get("redis", {}).get("cpu_us_per_op", 0.0),
+    }
+    total = sum(parts.values())
+    each = ", ".join(f"{k} {parts[k]:.0f}/{floor[k]:.0f}" for k in parts)
+    return (
+        f"Play c={top}: parlour {total:.0f} us server CPU per action, transport floor "
+        f"{floor['total']:.0f} us ({each}); ours: {total - floor['total']:.0f} us "
+        f"({(total - floor['total']) / total:.0%})"
+    )
 
 
 PARLOUR_SERVERS = ("gateway", "rules:", "redis")
@@ -538,6 +589,13 @@ def table(results: dict) -> str:
         f"load average at start/end: {results['machine']['loadavg_start'][0]:.1f}/"
         f"{results['machine']['loadavg_end'][0]:.1f} on {results['machine']['cpus']} CPUs"
     )
+    load = results["machine"]["load"]
+    lines.append(
+        f"load average of other work (max/end): {load['others_loadavg_max']:.2f}/"
+        f"{load['others_loadavg_end']:.2f}, machine's max {load['machine_loadavg_max']:.2f}; "
+        f"other processes used {load['others_cores']:.2f} cores"
+    )
+    lines.append(ours_line(results))
     cpu = results["parlour"]["play"][str(levels[-1])]["cpu"]
     lines.append(
         f"CPU during play c={levels[-1]} (cores used, us per action): "
@@ -632,6 +690,19 @@ def sizing_table(sizing: dict | None) -> list[str]:
     return lines
 
 
+def not_quiet(load: dict, max_load: float, quick: bool) -> str:
+    """Why a run's figures are refused ('' when they stand): other work's load average
+    went above `max_load` (0: never refuse; a quick run never refuses)."""
+    if quick or not max_load or load["others_loadavg_max"] <= max_load:
+        return ""
+    return (
+        f"the machine was not quiet: other work's load average reached "
+        f"{load['others_loadavg_max']:.2f} (> {max_load:g}; the machine's own "
+        f"{load['machine_loadavg_max']:.2f}, other processes used {load['others_cores']:.2f} "
+        "cores); no table and no ratios. Re-run with nothing else on the machine."
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -657,6 +728,13 @@ def main() -> None:
     )
     parser.add_argument("--no-sizing", action="store_true", help="skip bench/sizing.py")
     parser.add_argument(
+        "--max-load",
+        type=float,
+        default=quiet.QUIET_LOAD,
+        help="refuse the figures when other work's load average exceeded this (0: never; "
+        "--quick never refuses)",
+    )
+    parser.add_argument(
         "--live", type=int, default=0, help="live matches in bench/sizing.py (10000: the issue's)"
     )
     args = parser.parse_args()
@@ -667,6 +745,10 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = Path(args.out or RESULTS / f"{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     path.write_text(json.dumps(results, indent=2) + "\n")
+    refused = not_quiet(results["machine"]["load"], args.max_load, args.quick)
+    if refused:
+        print(f"{refused}\nresults: {path}", file=sys.stderr)
+        sys.exit(3)
     print(table(results))
     print(f"\nresults: {path} ({results['elapsed_s']} s)")
     if results["problems"]:

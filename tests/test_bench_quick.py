@@ -76,6 +76,8 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
         "ratings": {"c1": {"updates_per_s": 1.0}, "c16": {"updates_per_s": 1.0},
                     "floor_openskill": {}, "x_floor": 1.0,
                     "memory": {name: 1 for name in check.RATINGS_MEMORY}},
+        "machine": {"load": {name: 1 for name in check.LOAD}},  # issue 41
+        "floor_per_action": {name: 1.0 for name in check.FLOOR_PER_ACTION},
     }
     assert check.problems(whole) == []
     broken = json.loads(json.dumps(whole))
@@ -88,6 +90,8 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
     assert any(p.startswith("durability") for p in found)
     del broken["ratings"]["memory"]  # issue 36: the ratings row is required
     assert "ratings: no 'memory'" in check.problems(broken)
+    del broken["machine"]["load"]["quiet"]  # issue 41: other work's load is recorded
+    assert "machine.load: no 'quiet'" in check.problems(broken)
     assert check.problems(
         {**whole, "settings": {"levels": [2], "peer": True, "sizing": False}}
     ) == ["peer: no level 2", "peer_flatfile: no level 2"]  # issue 31 item 1: both storages

@@ -186,3 +186,48 @@ async def test_issue22_two_gateways_see_each_others_commits_once_in_order(redis_
         await store.close()
     for viewer, sequences in zip((0, 1, None), seen, strict=True):
         assert sequences == [e.sequence for e in stored if e.visible_to(viewer)], viewer
+
+
+class Taker:
+    """A Subscription sink that records what it takes, until told it is full."""
+
+    def __init__(self) -> None:
+        self.events: list[int] = []
+        self.full = False
+
+    def has_room(self) -> bool:
+        return not self.full
+
+    def take_events(self, events) -> None:
+        self.events += [e.sequence for e in events]
+
+    def take_progress(self, note) -> None:
+        pass
+
+
+async def until(condition, seconds: float = 10.0) -> None:
+    """Wait (polling the loop) until `condition()` holds."""
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_issue41_a_waiting_subscription_hands_events_to_its_sink_in_order(store, match_id):
+    """While its consumer waits, a subscription's sink takes each next event straight from
+    the feed; once the sink is full the events queue for the consumer instead, none lost or
+    repeated."""
+    await store.create_state(match_id, b"s", b"")
+    hub = EventHub(store)
+    async with hub.subscribe(match_id, 1, 0) as sub:
+        sub.sink = taker = Taker()
+        consumer = asyncio.create_task(drain(sub, 2, heartbeat=30))
+        await until(lambda: sub.parked)
+        await append_events(store, match_id, 6)
+        await until(lambda: len(taker.events) == 6)
+        assert taker.events == [1, 2, 3, 4, 5, 6] and not consumer.done()
+        assert sub.cursor == sub.delivered == 6
+        taker.full = True
+        await append_events(store, match_id, 2, start_version=7)
+        queued = await asyncio.wait_for(consumer, 10)
+    assert [e.sequence for e in queued] == [7, 8] and taker.events == [1, 2, 3, 4, 5, 6]
+    await hub.close()

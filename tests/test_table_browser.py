@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, SHORTER, choice_problems, screen_problems
 
 from parlour.client import GatewayClient
@@ -107,14 +108,22 @@ async def sit_down(page, case: str) -> None:
     await page.get_by_role("button", name="Create and sit down").click()
 
 
+#: What the person can press: the choices' buttons, or the targets a game's board highlights.
+LEGAL = "[data-legal], #actions-box button:not(.back)"
+
+
 async def turn(page, deadline: float) -> list[str] | None:
-    """Wait for the person's turn: the choices' words once they can be pressed, or None
-    once the game is over."""
-    choices = page.get_by_role("region", name="Your choices").get_by_role("button")
+    """Wait for the person's turn: the choices' words (a board target's accessible name)
+    once they can be pressed, or None once the game is over."""
+    choices = page.locator(LEGAL)
     while time.monotonic() < deadline:
         if "Game over." in await page.locator("body").inner_text():
             return None
-        shown = await choices.evaluate_all("bs => bs.map(b => [b.innerText, b.disabled])")
+        if await page.evaluate("document.body.dataset.state") != "your-turn":
+            await asyncio.sleep(0.05)
+            continue
+        shown = await choices.evaluate_all(
+            "bs => bs.map(b => [b.getAttribute('aria-label') || b.innerText, !!b.disabled])")
         if shown and not any(disabled for _, disabled in shown):
             return [label for label, _ in shown]
         await asyncio.sleep(0.05)
@@ -134,14 +143,18 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
             moves = 0
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
                 text = await page.locator("body").inner_text()
-                problems += choice_problems(labels) + screen_problems(text.splitlines())
+                # two copies of one card in a hand are one choice, named alike
+                problems += choice_problems(sorted(set(labels)))
+                problems += screen_problems(text.splitlines())
                 assert re.search(r"^Your turn", text, re.MULTILINE)
-                choices = page.get_by_role("region", name="Your choices")
-                label = labels[rng.below(len(labels))]
+                pick = rng.below(len(labels))
                 moves += 1
                 if moves == 6:
                     await page.screenshot(path=str(PICTURES / f"{case}-during.png"))
-                await choices.get_by_role("button", name=label, exact=True).first.click()
+                try:
+                    await page.locator(LEGAL).nth(pick).click(timeout=5_000)
+                except PlaywrightTimeout:
+                    continue  # the table moved on under the pointer: look again
             text = await page.locator("body").inner_text()
             problems += screen_problems(text.splitlines())
             await page.screenshot(path=str(PICTURES / f"{case}-end.png"))

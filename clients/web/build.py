@@ -19,6 +19,7 @@ import validate_proto  # noqa: E402
 from gen_protos import PROTOS, include_paths  # noqa: E402
 
 GEN = WEB / "src" / "gen"
+GAMES = ROOT / "services" / "parlour" / "games"
 BIN = WEB / "node_modules" / ".bin"
 
 
@@ -43,6 +44,17 @@ def generate() -> None:
         ]
         if protoc.main(args) != 0:
             sys.exit("protoc failed")
+    boards()
+
+
+def boards() -> None:
+    """src/gen/boards.ts: every game folder's board.ts (its clickable board), by game name;
+    a new game's board needs nothing outside its folder."""
+    found = sorted(p.parent.name for p in GAMES.glob("*/board.ts"))
+    lines = [f'import {{ board as {g} }} from "../../../../services/parlour/games/{g}/board";'
+             for g in found]
+    lines.append(f"export const BOARDS = {{ {', '.join(found)} }};")
+    (GEN / "boards.ts").write_text("\n".join(lines) + "\n")
 
 
 def bundle() -> None:

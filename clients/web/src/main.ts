@@ -4,7 +4,8 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
 import { bearer, decode, gateway, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
-import { Names, namer, picture } from "./pictures";
+import { Names, namer } from "./pictures";
+import { drawBoard, offerOnBoard } from "./tableboard";
 import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
@@ -392,8 +393,10 @@ async function redraw(): Promise<void> {
   $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
   if (viewer !== null) agreeName(seatNames[viewer]);
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
-  const pic = picture(game, view, catalogue, seatNames);
-  $("picture").replaceChildren(...(pic ? [pic] : []));
+  const drawn = drawBoard(game, view, decode(info?.catalogue), seatNames, viewer,
+    (listed?.actions ?? []).map(decode), (listed?.labels ?? []).map((l) => render(l, viewer, seatNames)));
+  const pic = drawn?.element ?? null;
+  if ($("picture").firstChild !== pic) $("picture").replaceChildren(...(pic ? [pic] : []));
   $("picture").hidden = !pic;
   const sections = drawTable(viewResponse.table, viewer);
   $("board").replaceChildren(...sections);
@@ -403,7 +406,8 @@ async function redraw(): Promise<void> {
   $<HTMLDetailsElement>("details").open ||= !sections.length;
   actions = listed?.actions ?? [];
   const labels = listed?.labels ?? [];
-  $("actions").replaceChildren(...actions.map((action, i) => {
+  if (drawn && actions.length) offerOnBoard(drawn, $("actions"), acting, String(progress.version), (i) => void act(i));
+  else $("actions").replaceChildren(...actions.map((action, i) => {
     const button = el("button", render(labels[i] || describe(decode(action)), viewer, seatNames)) as HTMLButtonElement;
     button.disabled = acting;
     button.onclick = () => void act(i);
@@ -417,7 +421,7 @@ async function redraw(): Promise<void> {
     ratingShown = true;
     showRating($("rating"), match, seated.player ?? "", info).catch((e) => { $("rating").textContent = errorText(e); });
   }
-  document.body.dataset.state = progress.outcome ? "over" : actions.length ? "your-turn" : "waiting";
+  document.body.dataset.state = progress.outcome ? "over" : acting ? "acting" : actions.length ? "your-turn" : "waiting";
   document.body.dataset.version = String(progress.version);
 }
 

@@ -16,7 +16,8 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import grpc
 
@@ -46,6 +47,8 @@ class Progress:
     version: int
     last_sequence: int
     data: bytes
+    #: Its public MatchProgress, made once by the first session that sends it.
+    public: object = field(default=None, compare=False)
 
 
 #: Put in an idle subscriber's queue by Beats: a heartbeat interval passed with nothing new.
@@ -58,28 +61,32 @@ class Beats:
     gets IDLE in its queue, so a heartbeat leaves after 1 to 1.25 intervals of quiet."""
 
     def __init__(self) -> None:
-        #: Waiting subscribers (by heartbeat interval) and when each began to wait.
-        self.waiting: dict[float, dict[Subscription, float]] = {}
+        #: Waiting subscribers, by heartbeat interval (each knows since when: `idle_since`).
+        self.waiting: dict[float, set[Subscription]] = {}
         self._tasks: dict[float, asyncio.Task] = {}
 
     async def wait(self, subscriber: Subscription, heartbeat: float):
-        """The subscriber's next queue item, or IDLE after `heartbeat` seconds of quiet."""
+        """The subscriber's next queue item, or IDLE after `heartbeat` seconds of quiet.
+        While it waits, the feed may hand it events directly (Subscription.offer)."""
         waiting = self.waiting.get(heartbeat)
         if waiting is None or self._tasks[heartbeat].done():
-            waiting = self.waiting.setdefault(heartbeat, {})
+            waiting = self.waiting.setdefault(heartbeat, set())
             self._tasks[heartbeat] = asyncio.create_task(self._tick(heartbeat, waiting))
-        waiting[subscriber] = time.monotonic()
+        subscriber.idle_since = time.monotonic()
+        waiting.add(subscriber)
+        subscriber.parked = True
         try:
             return await subscriber.queue.get()
         finally:
-            del waiting[subscriber]
+            subscriber.parked = False
+            waiting.discard(subscriber)
 
-    async def _tick(self, heartbeat: float, waiting: dict[Subscription, float]) -> None:
+    async def _tick(self, heartbeat: float, waiting: set[Subscription]) -> None:
         while True:
             await asyncio.sleep(heartbeat / 4)
             due = time.monotonic() - heartbeat
-            for subscriber, since in list(waiting.items()):
-                if since <= due and subscriber.queue.empty():
+            for subscriber in list(waiting):
+                if subscriber.idle_since <= due and subscriber.queue.empty():
                     subscriber.queue.put_nowait(IDLE)
 
     def close(self) -> None:
@@ -94,8 +101,24 @@ class Heartbeat:
     last_sequence: int
 
 
+class Sink(Protocol):
+    """Takes a subscription's events and progress as they are offered, without a queue
+    hop, while its consumer waits (PlaySession)."""
+
+    def has_room(self) -> bool: ...
+    def take_events(self, events: list[StoredEvent]) -> None: ...
+    def take_progress(self, note: Progress) -> None: ...
+
+
 class Subscription:
-    """One viewer's position in one match's stream."""
+    """One viewer's position in one match's stream.
+
+    Its consumer iterates `events()`. While that consumer is parked waiting for the next
+    item, with nothing queued, a `sink` (if one is attached) takes each next event or
+    progress straight from the feed: the same cursor, visibility and order as the queued
+    path, without a queue hop and a wake-up per item. Anything else (a gap, the last event,
+    a check the revocation guard must make, a full sink) goes through the queue.
+    """
 
     def __init__(self, hub: EventHub, match: str, seat: int | None, after: int, size: int) -> None:
         self.hub = hub
@@ -121,6 +144,10 @@ class Subscription:
         #: brings `seat_version` up to date.
         self.guard: Callable[[], Awaitable[None]] | None = None
         self.seat_version = 0
+        #: Takes items directly while the consumer is parked (Beats.wait) and idle since.
+        self.sink: Sink | None = None
+        self.parked = False
+        self.idle_since = 0.0
 
     def end(self, error: ServiceError) -> None:
         """End the subscription with `error` (its consumer sees it at its next step)."""
@@ -145,11 +172,39 @@ class Subscription:
             self.progress = event
         if self.overflowed:
             return
+        if self.parked and self.sink is not None and self.queue.empty() and self._direct(event):
+            return
         try:
             self.queue.put_nowait(event)
         except asyncio.QueueFull:
             self.overflowed = True
             metrics.SUBSCRIBERS_LAGGING.inc()
+
+    def _direct(self, item: StoredEvent | Progress) -> bool:
+        """Hand `item` to the sink now, as `events()` would; False: it must be queued."""
+        sink = self.sink
+        if self.failure is not None or not sink.has_room():
+            return False
+        if isinstance(item, Progress):
+            if item.last_sequence > self.cursor:
+                return False
+            if item.version > self.progress_sent:
+                self.progress_sent = item.version
+                sink.take_progress(item)
+        else:
+            if item.sequence != self.cursor + 1 or item.final:
+                return item.sequence <= self.cursor  # already passed: nothing to do
+            if (
+                self.guard is not None
+                and item.seat_version > self.seat_version
+                and not item.visibility.startswith(b"*")
+            ):
+                return False
+            self.cursor = self.delivered = item.sequence
+            if item.visible_to(self.seat):
+                sink.take_events([item])
+        self.idle_since = time.monotonic()
+        return True
 
     def _progressed(self, note: Progress | None) -> Progress | None:
         """`note`, if it is news and the cursor has passed its events (else None)."""
@@ -363,9 +418,10 @@ class EventHub:
         feed = self.feeds.get(match)
         version = 0
         if feed is None:  # told of commits from now on, then read where the stream is
-            await self.store.watch_match(match, self.gateway_id)
-            version = await self._stored_version(match)
-        first, last, finished_at = await self.store.stream_bounds(match, finished=True)
+            stored, first, last, finished_at = await self.store.open_feed(match, self.gateway_id)
+            version = rules.MatchProgress.FromString(stored).version if stored else 0
+        else:
+            first, last, finished_at = await self.store.stream_bounds(match, finished=True)
         if after < 0:
             raise ServiceError(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -464,11 +520,6 @@ class EventHub:
                         return
         finally:
             feed.reading = False
-
-    async def _stored_version(self, match: str) -> int:
-        """The match's version now (0 if unknown): a new feed's progress starts after it."""
-        data = await self.store.stored_progress(match)
-        return rules.MatchProgress.FromString(data).version if data else 0
 
     async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
         """Offer the match's stored progress; False if its events are not all read yet."""

@@ -18,7 +18,8 @@ from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
 MAX_BATCH = 256
 #: Largest single Act sent on a link (the rules service receives at most 4 MiB).
 MAX_ACT_BYTES = 3 * 1024 * 1024
-#: How often unanswered Acts are checked against their deadlines (one timer per link).
+#: How often unanswered Acts are checked against their deadlines (one timer per link,
+#: while any Act waits).
 SWEEP_SECONDS = 0.5
 
 
@@ -48,6 +49,8 @@ class ActLink:
         future = self._loop.create_future()
         self._pending[call_id] = future
         self._deadlines[call_id] = time.monotonic() + timeout
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep())
         outbox.put_nowait(pb.ActStreamRequest(call_id=call_id, act=request))
         try:
             return await future
@@ -55,8 +58,9 @@ class ActLink:
             del self._pending[call_id], self._deadlines[call_id]
 
     async def _sweep(self) -> None:
-        """Fail the calls whose deadline passed (UNAVAILABLE), every SWEEP_SECONDS."""
-        while True:
+        """Fail the calls whose deadline passed (UNAVAILABLE), every SWEEP_SECONDS while
+        any call waits (an idle link has no timer)."""
+        while self._deadlines:
             await asyncio.sleep(SWEEP_SECONDS)
             now = time.monotonic()
             late = [i for i, deadline in self._deadlines.items() if deadline <= now]
@@ -72,8 +76,6 @@ class ActLink:
             self._loop = asyncio.get_running_loop()
             self._outbox = asyncio.Queue()
             self._reader = asyncio.create_task(self._run(self._outbox))
-            if self._sweeper is None or self._sweeper.done():
-                self._sweeper = asyncio.create_task(self._sweep())
         return self._outbox
 
     async def _run(self, outbox: asyncio.Queue) -> None:

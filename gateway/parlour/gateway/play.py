@@ -82,6 +82,7 @@ class PlaySession:
     ) -> AsyncIterator[gw.PlayResponse]:
         """Yield the session's outgoing messages until the client finishes or fails."""
         self.send(gw.PlayResponse(opened=opened))
+        sub.sink = self  # events and progress come straight from the feed while it is idle
         reader = asyncio.create_task(self.read_actions(requests))
         pump = asyncio.create_task(self.pump_events(sub))
         pump.add_done_callback(self.relay_failure)
@@ -180,6 +181,30 @@ class PlaySession:
         for _, message in ready:
             self.out.put_nowait(message)
 
+    def has_room(self) -> bool:
+        """Whether the client's queue takes more (Subscription's sink)."""
+        return self.room.is_set()
+
+    def take_progress(self, note: Progress) -> None:
+        """The match's progress after a change: out now, or after the seat's own ack."""
+        message = gw.PlayResponse(progress=progress_message(note))
+        self.count()
+        if self.in_flight:  # after the ack of the seat's own action, if it is that
+            self.held.append((note.last_sequence, message))
+        else:
+            self.out.put_nowait(message)
+
+    def take_events(self, events: list[StoredEvent]) -> None:
+        """Events the viewer may see, in order (the room was checked before)."""
+        metrics.EVENTS_SENT.inc(len(events))
+        for event in events:
+            message = gw.PlayResponse(event=self.match_event(event))
+            self.count()
+            if self.in_flight and (self.held or event.actor == self.seat):
+                self.held.append((event.sequence, message))
+            else:
+                self.out.put_nowait(message)
+
     async def pump_events(self, sub: Subscription) -> None:
         async for item in sub.events(self.heartbeat):
             if isinstance(item, Finished):
@@ -193,22 +218,19 @@ class PlaySession:
                 continue
             if isinstance(item, Progress):
                 await self.room.wait()
-                message = gw.PlayResponse(progress=public.progress(item.data))
-                self.count()
-                if self.in_flight:  # after the ack of the seat's own action, if it is that
-                    self.held.append((item.last_sequence, message))
-                else:
-                    self.out.put_nowait(message)
+                self.take_progress(item)
                 continue
-            metrics.EVENTS_SENT.inc(len(item))
             for event in item:
                 await self.room.wait()
-                message = gw.PlayResponse(event=self.match_event(event))
-                self.count()
-                if self.in_flight and (self.held or event.actor == self.seat):
-                    self.held.append((event.sequence, message))
-                else:
-                    self.out.put_nowait(message)
+                self.take_events([event])
+
+
+def progress_message(note: Progress) -> gw.MatchProgress:
+    """The public MatchProgress of a change, made once whatever the number of sessions
+    (callers copy it into their message)."""
+    if note.public is None:
+        object.__setattr__(note, "public", public.progress(note.data))
+    return note.public
 
 
 metrics.PLAY_QUEUED.set_function(lambda: PlaySession.all_queued)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from parlour.gateway import expiry, identity, public
 from parlour.gateway.edge import Viewer, match_id_of
-from parlour.gateway.fanout import Finished, Heartbeat, Progress
+from parlour.gateway.fanout import Finished, Heartbeat, Progress, Subscription
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
-from parlour.gateway.play import PlaySession
+from parlour.gateway.play import PlaySession, progress_message
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
@@ -50,7 +50,7 @@ def stream_message(
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
     if isinstance(item, Progress):
-        return gw.StreamEventsResponse(progress=public.progress(item.data))
+        return gw.StreamEventsResponse(progress=progress_message(item))
     metrics.EVENTS_SENT.inc(len(item))
     if len(item) == 1:
         return gw.StreamEventsResponse(event=match_event(item[0], event_url))
@@ -65,8 +65,14 @@ class StreamCalls(ForwardCalls, MatchCalls):
         """The type URL of the game's own Event messages."""
         return public.TYPE_URL_PREFIX + (await self.router.describe(game)).event_type
 
-    async def finished(self, match: str) -> gw.MatchFinished:
-        """The last message of a finished match's streams."""
+    async def finished(self, match: str, sub: Subscription | None = None) -> gw.MatchFinished:
+        """The last message of a finished match's streams: the final progress the
+        subscription was offered, else the stored one."""
+        note = sub.progress if sub is not None else None
+        if note is not None and note.last_sequence >= sub.cursor:
+            final = progress_message(note)
+            if final.HasField("outcome"):
+                return gw.MatchFinished(progress=final)
         progress = await self.store.stored_progress(match)
         if progress is None:
             raise not_found("match", f"matches/{match}")
@@ -88,7 +94,8 @@ class StreamCalls(ForwardCalls, MatchCalls):
                     await self.still_seated(viewer, sub)
                 async for item in sub.events(self.heartbeat):
                     if isinstance(item, Finished):
-                        yield gw.StreamEventsResponse(finished=await self.finished(viewer.match))
+                        final = await self.finished(viewer.match, sub)
+                        yield gw.StreamEventsResponse(finished=final)
                         return
                     yield stream_message(item, event_url)
 
@@ -113,15 +120,15 @@ class StreamCalls(ForwardCalls, MatchCalls):
         if viewer.seat is not None:
             opened.seat = viewer.seat
         event_url = await self.event_url(viewer.game)
-        session = PlaySession(
-            viewer.seat,
-            expiry.acting(identity.current(), lambda action: self.act(viewer, action)),
-            lambda event: match_event(event, event_url),
-            self.heartbeat,
-            lambda: self.finished(viewer.match),
-            self.play_queue,
-        )
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
+            session = PlaySession(
+                viewer.seat,
+                expiry.acting(identity.current(), lambda action: self.act(viewer, action)),
+                lambda event: match_event(event, event_url),
+                self.heartbeat,
+                lambda: self.finished(viewer.match, sub),
+                self.play_queue,
+            )
             with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer, sub)

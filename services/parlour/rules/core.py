@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 
 import grpc
 from google.protobuf import any_pb2, descriptor_pb2
@@ -165,6 +166,8 @@ class RulesCore:
         self._actions = metrics.ACTIONS.labels(game.name)
         self._act_seconds = metrics.ACT_SECONDS.labels(game.name)
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
+        #: Told of each deadline this replica arms (the turn timers' wake-up).
+        self.on_armed: Callable[[int], None] | None = None
         self.ratings = Ratings(
             game, RatingStore(store.redis, store.retention.finished_seconds)
         )
@@ -560,7 +563,10 @@ class RulesCore:
     async def arm(self, match: str, progress: pb.MatchProgress, policy: ClockPolicy) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed)."""
         if policy.timed:
-            await self.store.arm_timer(self.game.name, match, clocks.earliest_deadline(progress))
+            deadline = clocks.earliest_deadline(progress)
+            await self.store.arm_timer(self.game.name, match, deadline)
+            if deadline is not None and self.on_armed is not None:
+                self.on_armed(deadline)
 
     async def commit_step(
         self,

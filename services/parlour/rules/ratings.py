@@ -12,6 +12,7 @@ against whom (Game.rating_sides) and in which variant (Game.rated_variant).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -71,6 +72,35 @@ def rate(sides: list[list[Standing]], places: tuple[int, ...]) -> list[list[Stan
     ]
 
 
+class KeyLocks:
+    """A lock per key, made when first wanted and dropped when nobody holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def held(self, names: list[str]):
+        """Hold every named lock (take them in sorted order: no deadlock)."""
+        entries = []
+        for name in names:
+            entry = self._locks.setdefault(name, (asyncio.Lock(), [0]))
+            entry[1][0] += 1
+            entries.append((name, entry))
+        taken = []
+        try:
+            for _, (lock, _) in entries:
+                await lock.acquire()
+                taken.append(lock)
+            yield
+        finally:
+            for lock in taken:
+                lock.release()
+            for name, (_, users) in entries:
+                users[0] -= 1
+                if not users[0]:
+                    del self._locks[name]
+
+
 class Ratings:
     """Rates one game's finished matches."""
 
@@ -79,6 +109,9 @@ class Ratings:
         self.store = store
         self.poll_seconds = poll_seconds
         self.grace_ms = int(GRACE_SECONDS * 1000)
+        #: One update at a time per player in this process: matches finishing together
+        #: with a player in common queue here instead of racing in Redis and recomputing.
+        self.players = KeyLocks()
         #: The kill drill's failpoint, read once: stop between commit and rating.
         self.pause_before_rating = os.environ.get(FAILPOINT) == "pause-before-rating"
 
@@ -124,6 +157,11 @@ class Ratings:
             return found
         variant, sides, members, private = found
         stored = list(dict.fromkeys(key for side in members for _, key, _ in side if key))
+        async with self.players.held(sorted(stored)):
+            return await self._update(match, finished_ms, variant, sides, members, private, stored)
+
+    async def _update(self, match, finished_ms, variant, sides, members, private, stored) -> str:
+        """Read, rate and apply (again while a rating moved meanwhile, on another replica)."""
         # A record seated twice (two bots of one strategy) keeps its best-placed seat's result.
         best_first = sorted(range(len(members)), key=lambda i: sides.places[i])
         for _ in range(ATTEMPTS):

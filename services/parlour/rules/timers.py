@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 from parlour.engine import abandon, timeouts
 from parlour.rpc.errors import ServiceError
@@ -29,22 +30,67 @@ def timeout_request_id(version: int, seat: int) -> str:
     return f"{PLATFORM_REQUEST_PREFIX}timeout:{version}:{seat}"
 
 
-class TurnTimers:
-    """Fires the due turn timers of one game."""
+#: Longest sleep between two looks at the timer set: how late a deadline armed by another
+#: replica (that died) can be found.
+IDLE_SECONDS = 1.0
 
-    def __init__(self, core: RulesCore, poll_seconds: float = 0.1, batch: int = 64) -> None:
+
+class TurnTimers:
+    """Fires the due turn timers of one game.
+
+    It sleeps until the earliest deadline in the game's timer set (at least `poll_seconds`,
+    at most IDLE_SECONDS), and wakes early when this replica arms an earlier one, so an
+    idle replica looks once a second instead of `1 / poll_seconds` times."""
+
+    def __init__(
+        self,
+        core: RulesCore,
+        poll_seconds: float = 0.1,
+        batch: int = 64,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.core = core
         self.poll_seconds = poll_seconds
         self.batch = batch
+        self.idle_seconds = idle_seconds
+        self._wake = asyncio.Event()
+        #: When the current sleep ends (ms; inf while awake) and the earliest deadline this
+        #: replica armed since the last look.
+        self._wake_at = math.inf
+        self._armed = math.inf
+        core.on_armed = self.armed
+
+    def armed(self, deadline_ms: int) -> None:
+        """This replica pointed a match's timer at `deadline_ms`."""
+        self._armed = min(self._armed, deadline_ms)
+        if deadline_ms < self._wake_at:
+            self._wake.set()
 
     async def run(self) -> None:
         """Fire due timers until cancelled."""
         while True:
+            self._armed = math.inf
             try:
                 await self.fire_due()
+                soonest = await self.core.store.next_timer(self.core.game.name)
             except Exception:  # noqa: BLE001 - Redis away: keep polling, health reports it
                 log.exception("timer poll failed")
-            await asyncio.sleep(self.poll_seconds)
+                soonest = None
+            await self._sleep(soonest)
+
+    async def _sleep(self, soonest: int | None) -> None:
+        """Until the soonest deadline known (within the bounds) or an earlier one is armed."""
+        target = min(soonest if soonest is not None else math.inf, self._armed)
+        seconds = (target - now_ms()) / 1000 if target < math.inf else self.idle_seconds
+        seconds = min(self.idle_seconds, max(self.poll_seconds, seconds))
+        self._wake.clear()
+        self._wake_at = now_ms() + seconds * 1000
+        handle = asyncio.get_running_loop().call_later(seconds, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            handle.cancel()
+            self._wake_at = math.inf
 
     async def fire_due(self) -> int:
         """Fire every timer due now; returns how many actions were played."""

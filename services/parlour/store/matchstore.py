@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.exceptions import NoScriptError
 
-from parlour.store import connection, keys
+from parlour.store import connection, keys, packing
 from parlour.store.retention import Retention
 
 EVERYONE = b"*"
@@ -172,7 +172,9 @@ class MatchStore:
         sent once more on a fresh one; every script is idempotent, so this is safe."""
         kwargs.setdefault("retention", Retention.from_env())
         kwargs.setdefault("finished_request_ttl", kwargs["retention"].request_seconds)
-        return cls(connection.connect(url, timeout), **kwargs)
+        client = connection.connect(url, timeout)
+        packing.install(client)
+        return cls(client, **kwargs)
 
     async def close(self) -> None:
         """Close the connection pool (and, through Sentinel, the sentinels' connections)."""
@@ -329,13 +331,20 @@ class MatchStore:
         seat, version = await self.redis.hmget(keys.meta(match), f"t:{token_hash}", "sv")
         return (None if seat is None else int(seat)), int(version or 0)
 
-    async def watch_match(self, match: str, gateway: str) -> None:
-        """Tell commits of the match to notify this gateway (keys.gateways)."""
+    async def open_feed(
+        self, match: str, gateway: str
+    ) -> tuple[bytes | None, int | None, int, int | None]:
+        """Tell commits of the match to notify this gateway (keys.gateways), then, in the
+        same round trip, read the stored progress and stream_bounds(finished=True)'s
+        answer: (progress, first, last, finished_at)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.sadd(keys.gateways(match), gateway)
         if self.retention.abandoned_seconds:
             pipe.expire(keys.gateways(match), self.retention.abandoned_seconds)
-        await pipe.execute()
+        pipe.hget(keys.state(match), "p")
+        self._bounds(pipe, match)
+        *_, progress, head, tail, status, final = await pipe.execute()
+        return progress, *_bounds(head, tail, status, final)
 
     async def unwatch_match(self, match: str, gateway: str) -> None:
         """This gateway has no subscriber of the match any more."""
@@ -513,6 +522,11 @@ class MatchStore:
         )
         return [(match.decode(), int(score)) for match, score in due]
 
+    async def next_timer(self, game: str) -> int | None:
+        """The earliest deadline in the game's timer set (None: no timer)."""
+        first = await self.redis.zrange(keys.timers(game), 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
     async def settle_timer(
         self, game: str, match: str, seen_ms: int, deadline_ms: int | None
     ) -> None:
@@ -549,20 +563,23 @@ class MatchStore:
         """(oldest kept sequence or None, newest sequence or 0) in one round trip; with
         `finished`, also finished_at's answer (the same round trip)."""
         pipe = self.redis.pipeline(transaction=False)
+        self._bounds(pipe, match)
+        first, last, final = _bounds(*await pipe.execute())
+        return (first, last, final) if finished else (first, last)
+
+    @staticmethod
+    def _bounds(pipe, match: str) -> None:
         pipe.xrange(keys.events(match), count=1)
         pipe.xrevrange(keys.events(match), count=1)
-        if finished:
-            pipe.hget(keys.meta(match), "status")
-            pipe.hget(keys.state(match), "q")
-        head, tail, *end = await pipe.execute()
-        first, last = (
-            (_sequence(head[0][0]) if head else None),
-            (_sequence(tail[0][0]) if tail else 0),
-        )
-        if not finished:
-            return first, last
-        status, final = end
-        return first, last, (int(final) if status == b"finished" and final is not None else None)
+        pipe.hget(keys.meta(match), "status")
+        pipe.hget(keys.state(match), "q")
+
+
+def _bounds(head, tail, status, final) -> tuple[int | None, int, int | None]:
+    """stream_bounds' answer from its replies."""
+    first = _sequence(head[0][0]) if head else None
+    last = _sequence(tail[0][0]) if tail else 0
+    return first, last, (int(final) if status == b"finished" and final is not None else None)
 
 
 def _sequence(entry_id: bytes) -> int:

@@ -67,6 +67,8 @@ def view(state: pb.State, seat: int | None) -> pb.View:
             tile=0 if _picked_secretly(frame, seat) else frame.tile,
             action=frame.action, target=frame.target,
         )
+        if frame.kind == pb.FRAME_KIND_PLACE_ROOM:
+            shown.x, shown.y, shown.side = frame.x, frame.y, frame.side
         shown.seats.MergeFrom(frame.seats)
         shown.places.MergeFrom(frame.places)
     if _peeking(state, seat):
