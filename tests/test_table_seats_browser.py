@@ -7,13 +7,17 @@ they are; the leaderboards open on the way to play last played to the end."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
 
 import pytest
-from test_table_browser import CHROMIUM, WAIT_S, Browser, sit_down, turn
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from test_board_browser import targets
+from test_table_browser import CHROMIUM, WAIT_S, Browser, sit_down
 
+from parlour.engine.rng import Rng
 from stack import running_stack
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
@@ -116,9 +120,14 @@ async def test_the_leaderboard_opens_on_the_way_to_play_just_played(redis_url):
         async with Browser(address) as browser:
             page = await browser.page()
             await sit_down(page, "clashofminds-agents")
-            while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
-                choices = page.get_by_role("region", name="Your choices")
-                await choices.get_by_role("button", name=labels[0], exact=True).first.click()
+            rng = Rng.from_seed(5)
+            while (names := await targets(page, time.monotonic() + WAIT_S)) is not None:
+                try:  # a highlighted target on the board, as a person picks one
+                    await page.locator("[data-legal]").nth(rng.below(len(names))).click(
+                        timeout=5_000)
+                except PlaywrightTimeout:
+                    continue  # the table moved on under the pointer: look again
+                await asyncio.sleep(0.05)
             rating = page.get_by_role("region", name="Your rating")
             await rating.get_by_text("Your rating in ").wait_for(timeout=WAIT_S * 1000)
             await page.get_by_role("button", name="Leave the table").click()
