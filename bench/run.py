@@ -28,7 +28,7 @@ from pathlib import Path
 import grpc
 import redis.asyncio as aioredis
 
-from bench import bgio, check, flame, floors, loadgen, profile, quiet, ratings, sizing
+from bench import bgio, check, flame, floors, loadgen, matchmaking, profile, quiet, ratings, sizing
 from bench.stats import CpuMeter
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -337,6 +337,9 @@ class Bench:
             self.results["sizing"] = await sizing.run_all(
                 self.quick, log, live=self.args.live, peer=not self.args.no_peer
             )
+        if not self.quick:  # make test runs its quick path on its own (test_matchmaking_bench)
+            log("matchmaking (issue 45, bench/matchmaking.py: 2,000 tickets, two gateways):")
+            self.results["matchmaking"] = await asyncio.to_thread(matchmaking.run, 2000, 60.0)
         self.results["machine"]["loadavg_end"] = os.getloadavg()
         self.results["machine"]["load"] = watch.stop()
         self.results["ratios"] = ratios(self.results, self.levels)
@@ -581,6 +584,12 @@ def table(results: dict) -> str:
         f"{rt['memory']['bytes_per_person']} B per person in Redis "
         f"({rt['memory']['matches_per_person']} matches each)"
     )
+    if mm := results.get("matchmaking"):
+        lines.append(
+            f"matchmaking: {mm['matched']}/{mm['tickets']} tickets matched, time to match p50 "
+            f"{mm['time_to_match']['p50_ms']:.0f} ms, p99 {mm['time_to_match']['p99_ms']:.0f} ms; "
+            f"rating spread p50 {mm['rating_spread']['p50']}, p99 {mm['rating_spread']['p99']}"
+        )
     d = results["durability"]
     lines.append(
         f"durability: {d['matches_checked']} finished matches checked, {d['incomplete']} incomplete"

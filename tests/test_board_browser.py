@@ -84,9 +84,10 @@ async def play_on_the_board(redis_url: str, case: str, picture: str, moves_befor
             moves = 0
             axe: list[str] | None = None
             while (names := await targets(page, time.monotonic() + WAIT_S)) is not None:
-                prompt = (await page.locator("#prompt").inner_text()).strip()
-                if not prompt:
-                    problems.append(f"no prompt for {names}")
+                # the decision's purpose (the server's words) and the step's (the board's)
+                for prompt_id in ("prompt", "step-prompt"):
+                    if not (await page.locator(f"#{prompt_id}").inner_text()).strip():
+                        problems.append(f"no {prompt_id} for {names}")
                 if most and len(set(names)) > most:
                     problems.append(f"{len(set(names))} choices at once: {names[:5]}…")
                 buttons = await page.locator("#actions-box button[data-legal]").count()

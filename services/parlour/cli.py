@@ -299,6 +299,17 @@ def cmd_certs(args: argparse.Namespace) -> None:
     )
 
 
+def seat_list(text: str) -> list[int]:
+    """"1,3" -> [1, 3]."""
+    try:
+        seats = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not seat numbers like 1,3") from None
+    if any(s < 0 for s in seats):
+        raise argparse.ArgumentTypeError("seat numbers are 0 or more")
+    return seats
+
+
 def cmd_bots(args: argparse.Namespace) -> None:
     import asyncio
 
@@ -311,7 +322,8 @@ def cmd_bots(args: argparse.Namespace) -> None:
     try:
         outcome = asyncio.run(
             fill_free_seats(address, args.match, args.count, args.strategy, args.seed,
-                            args.iterations)
+                            args.iterations, args.seats,
+                            os.environ.get("PARLOUR_JOIN_CODE", ""))
         )
     except grpc.RpcError as error:
         raise UsageError(f"{args.match}: {error.code().name}: {error.details()}") from None
@@ -345,7 +357,12 @@ def cmd_play(args: argparse.Namespace) -> None:
         raise UsageError("name a GAME, or --join MATCH, or --watch MATCH")
     game = known_game(args.game) if args.game else None
     options = match_options(game, args.options) if game else None
-    seats = table_seats(game, options, args.seats, args.bots) if game else 0
+    if args.match is not None and (args.join or args.watch or args.bots or args.seats):
+        raise UsageError("--match finds a match: give no --join, --watch, --bots or --seats")
+    if args.match is not None and not game:
+        raise UsageError("--match needs a GAME")
+    find = args.match
+    seats = table_seats(game, options, args.seats, args.bots) if game and find is None else 0
     # without --gateway a local stack may be started: the settings it reads need the servers
     args.extra = "client" if args.gateway or not game else "server"
     address = gateway_address(args, required=not game)
@@ -370,7 +387,7 @@ def cmd_play(args: argparse.Namespace) -> None:
 
     from parlour.client.terminal import play
 
-    if game and seats > args.bots + 1:
+    if game and find is None and seats > args.bots + 1:
         more = seats - args.bots - 1
         print(f"{more} more seat{'s wait' if more != 1 else ' waits'} for players: "
               "parlour play --join MATCH --gateway ADDR", flush=True)
@@ -379,7 +396,8 @@ def cmd_play(args: argparse.Namespace) -> None:
         try:
             asyncio.run(play(address, game.name if game else None, seats, args.bots, args.name,
                              args.strategy, args.join, args.seat, args.watch, options,
-                             rated=not args.unrated, play_forced=not args.ask_every_choice))
+                             rated=not args.unrated, play_forced=not args.ask_every_choice,
+                             find=find))
         except grpc.RpcError as error:
             from parlour.client.refusals import error_text
 
@@ -584,6 +602,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("match", help="matches/<id>")
     p.add_argument("--count", type=nonnegative, default=0,
                    help="seats to take (default: every free one)")
+    p.add_argument("--seats", type=seat_list, default=None,
+                   help="take these seats, e.g. 1,3 (matchmaking's bot seats; a private "
+                   "table's join code comes from $PARLOUR_JOIN_CODE)")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts")
     p.add_argument("--iterations", type=int, default=24, help="IS-MCTS samples per decision")
     p.add_argument("--seed", type=int, default=0)
@@ -598,6 +619,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--join", metavar="MATCH", help="take a free seat of an existing match")
     p.add_argument("--seat", type=int, help="with --join: the seat wanted")
     p.add_argument("--watch", metavar="MATCH", help="watch a match as a spectator")
+    p.add_argument("--match", nargs="?", const="", metavar="VARIANT", help="find a match "
+                   "against players of your rating (matchmaking) instead of creating one; "
+                   "VARIANT: the way to play (default: the game's first)")
     p.add_argument("--name", default=login_name(), help="your name at the table, and the "
                    "record your results count toward on a gateway without identity "
                    "(default: your login name)")

@@ -17,6 +17,11 @@ _HOMES = {
     "Update": "client",
     "new_request_id": "client",
     "pack": "client",
+    "Ask": "matchmaking",
+    "NoMatch": "matchmaking",
+    "cancel_ticket": "matchmaking",
+    "find_match": "matchmaking",
+    "play_now": "matchmaking",
     "SyncClient": "sync",
     "SyncSeat": "sync",
 }

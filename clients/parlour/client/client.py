@@ -230,19 +230,22 @@ class GatewayClient:
         request_id: str | None = None,
         join_secret: str | None = None,
         bot: str = "",
+        join_code: str = "",
     ) -> Seat:
         """Take a seat; returns a Seat holding its token and the record its results count
         toward. The request carries a join secret (a fresh one unless given; "" sends none)
         and is sent again, unchanged, while the answer is UNAVAILABLE or DEADLINE_EXCEEDED
         (the backoff's attempts): a repeat after a lost answer re-opens the seat with a fresh
         token instead of stranding it. A bot names its strategy in `bot` ("greedy"), so its
-        results count toward the strategy's record, not a name's."""
+        results count toward the strategy's record, not a name's. `join_code`: a private
+        table's."""
         request = gw.JoinMatchRequest(
             match=match,
             display_name=name,
             request_id=request_id or new_request_id(),
             join_secret=secrets.token_urlsafe(24) if join_secret is None else join_secret,
             bot=bot,
+            join_code=join_code,
         )
         if seat is not None:
             request.seat = seat

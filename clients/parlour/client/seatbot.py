@@ -142,25 +142,35 @@ async def run_bots(
     seed: int = 0,
     iterations: int = 48,
     names: list[str] | None = None,
+    at: list[int] | None = None,
+    join_code: str = "",
 ) -> list[rules_pb2.Outcome]:
-    """Take `count` free seats of a match with bots and play them to the end; each joins as
-    a bot of its strategy, so its results count toward the strategy's record."""
+    """Take `count` free seats of a match (`at`: those seats) with bots and play them to the
+    end; each joins as a bot of its strategy, so its results count toward its record."""
     async with GatewayClient(address) as client:
         info = await client.match(match)
         game = get_game(info.game)
         seats = []
         for i in range(count):
             name = names[i] if names else bot_name(strategy, i + 1)
-            seats.append(await client.join(match, name, bot=strategy))
+            seat = at[i] if at else None
+            seats.append(await client.join(match, name, seat, bot=strategy,
+                                           join_code=join_code))
         return await asyncio.gather(
             *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
         )
 
 
 async def fill_free_seats(
-    address: str, match: str, count: int, strategy: str, seed: int, iterations: int
+    address: str, match: str, count: int, strategy: str, seed: int, iterations: int,
+    at: list[int] | None = None,
+    join_code: str = "",
 ) -> rules_pb2.Outcome:
-    """Seat bots in `count` (0: all) free seats and play them out; returns the outcome."""
+    """Seat bots in `count` (0: all) free seats (`at`: these seats; `join_code`: a private
+    table's) and play them out; returns the outcome."""
+    if at:
+        return (await run_bots(address, match, len(at), strategy, seed, iterations, at=at,
+                               join_code=join_code))[0]
     async with GatewayClient(address) as client:
         free = sum(not s.occupied for s in (await client.match(match)).seats)
     outcomes = await run_bots(address, match, count or free, strategy, seed, iterations)

@@ -264,20 +264,26 @@ class PlayApp(App):
 async def play(address: str, game: str | None, seats: int, bots: int, name: str,
                strategy: str, join: str | None = None, seat: int | None = None,
                watch: str | None = None, options: Message | None = None,
-               rated: bool = True, play_forced: bool = True) -> None:
-    """Create (or join, or watch) a match, start the bots' process, and run the app (which
-    plays one-choice decisions for the person when `play_forced`)."""
+               rated: bool = True, play_forced: bool = True, find: str | None = None) -> None:
+    """Create (or join, or watch) a match, or find one (`find`: the variant, "" the
+    game's first; matchmaking), start the bots' process, and run the app (which plays
+    one-choice decisions for the person when `play_forced`)."""
     from parlour.client.client import GatewayClient
     from parlour.client.seating import check_game_seating
     from parlour.client.table import start_bots
     from parlour.engine.registry import get_game
 
-    if not (watch or join):
+    if not (watch or join or find is not None):
         seating = check_game_seating(get_game(game), options, seats, bots)
         if seating.errors:
             raise SystemExit(" ".join(seating.errors))
     async with GatewayClient(address) as client:
-        if watch:
+        if find is not None:
+            from parlour.client.matchmaking import matched_table
+
+            table = await matched_table(client, game, name, variant=find, options=options,
+                                        rated=rated)
+        elif watch:
             table = await Table.watch(client, watch)
         elif join:
             table = await Table.join(client, join, name, seat)

@@ -13,6 +13,7 @@ import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games
 import { file_parlour_games_murdercastle_v1_murdercastle } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
 import { file_parlour_games_tinycards_v1_tinycards } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
 import type {
+  FindMatchResponse,
   Game,
   GetPlayerRecordResponse,
   ListActionsResponse,
@@ -168,6 +169,50 @@ export class ParlourClient {
       around: options.around ?? "",
       neighbours: options.neighbours ?? 0,
     });
+  }
+
+  /** Matchmaking (issue 45): a ticket for `game` (its `variant`, default the first; seat
+   * counts minSeats..maxSeats, default the variant's fewest; `party`: friends' names, seated
+   * together) and its states until the last (matched, expired, cancelled); `ticket`
+   * re-opens an existing ticket's stream instead. Leaving the loop early closes the stream:
+   * the ticket is matched no more and expires after the host's grace. */
+  findMatch(
+    game: string,
+    options: {
+      variant?: string; name?: string; minSeats?: number; maxSeats?: number; rated?: boolean;
+      party?: string[]; ticket?: string; signal?: AbortSignal;
+    } = {},
+  ): AsyncIterable<FindMatchResponse> {
+    return this.api.findMatch({
+      game,
+      variant: options.variant ?? "",
+      displayName: options.name ?? "",
+      minSeats: options.minSeats ?? 0,
+      maxSeats: options.maxSeats ?? 0,
+      rated: options.rated,
+      party: options.party ?? [],
+      ticket: options.ticket ?? "",
+    }, { signal: options.signal });
+  }
+
+  /** Cancel a searching ticket (refused FAILED_PRECONDITION TICKET_ALREADY_MATCHED once
+   * matched); answers its TicketState. */
+  async cancelTicket(ticket: string) {
+    return (await this.api.cancelTicket({ ticket })).state;
+  }
+
+  /** Wait for a match of `game` (findMatch's options) and return its seats, the caller's
+   * first; `onState` sees each state on the way. Throws if the ticket ends unmatched. */
+  async playNow(
+    game: string,
+    options: Parameters<ParlourClient["findMatch"]>[1] & { onState?: (state: FindMatchResponse) => void } = {},
+  ): Promise<SeatHandle[]> {
+    for await (const state of this.findMatch(game, options)) {
+      options.onState?.(state);
+      if (state.match) return state.seats.map((s) => new SeatHandle(this, state.match, s.seat, s.seatToken));
+      if (state.state > 2) throw new Error(`the ticket ended unmatched (state ${state.state})`);
+    }
+    throw new Error("the ticket's stream ended without an answer");
   }
 
   /** The spectators' event feed, ending with MatchFinished once the match is over. */

@@ -77,7 +77,7 @@ function render(o: Offer): void {
   const panel = o.panel;
   panel.replaceChildren();
   const prompt = el("p", "", "prompt");
-  prompt.id = "prompt";
+  prompt.id = "step-prompt";
   panel.append(prompt);
   if (lone && !o.busy && (clicked.length > 0 || (autoForced() && autoSentAt !== o.version))) {
     if (!clicked.length) autoSentAt = o.version;

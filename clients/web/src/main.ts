@@ -10,6 +10,7 @@ import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorText } from "./errors";
+import { mountPlayNow } from "./matchmaking";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -566,6 +567,7 @@ async function start(): Promise<void> {
   setInterval(drawClocks, 1000);
   $<HTMLInputElement>("name").value = localStorage.getItem("parlour:name") || $<HTMLInputElement>("name").value;
   await loadGames();
+  mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit, error });
   lobbyRecords();
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {

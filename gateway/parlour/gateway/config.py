@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Literal
 
 import grpc
 from pydantic import Field, FilePath, field_validator, model_validator
@@ -12,6 +12,7 @@ from pydantic import Field, FilePath, field_validator, model_validator
 from parlour.gateway.discovery import split_target
 from parlour.rpc.tls import InternalTls, from_settings
 from parlour.settings import ServerSettings, address_ok, load
+from parlour.store.ticketstore import PassRules, Window
 
 
 def parse_rules(text: str) -> dict[str, list[str]]:
@@ -30,6 +31,41 @@ def parse_proxies(text: str) -> tuple:
     return tuple(
         ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Matchmaking:
+    """The host's matchmaking settings (PARLOUR_MATCH_*, read by GatewaySettings below)."""
+
+    window_start: float = 3.0
+    window_growth: float = 1.0
+    window_limit: float = 25.0
+    bots_after_seconds: float = 0.0
+    bot_strategy: str = "greedy"
+    longest_wait_seconds: float = 600.0
+    grace_seconds: float = 15.0
+    pass_seconds: float = 0.25
+    poll_seconds: float = 1.0
+    keep_seconds: float = 600.0
+
+    @property
+    def pool_lifetime_ms(self) -> int:
+        """How long a pool's keys outlive its newest ticket: its longest wait, the grace
+        and the keep (so a finished ticket can still be re-opened meanwhile)."""
+        return int((self.longest_wait_seconds + self.grace_seconds + self.keep_seconds) * 1000)
+
+    @property
+    def window(self) -> Window:
+        return Window(self.window_start, self.window_growth, self.window_limit)
+
+    def pass_rules(self) -> PassRules:
+        return PassRules(
+            window=self.window,
+            bots_after_ms=int(self.bots_after_seconds * 1000),
+            longest_ms=int(self.longest_wait_seconds * 1000),
+            grace_ms=int(self.grace_seconds * 1000),
+            keep_ms=int(self.keep_seconds * 1000),
+        )
 
 
 @dataclass
@@ -82,6 +118,8 @@ class GatewayConfig:
     #: Subjects whose JoinMatch with `bot` counts toward the strategy's record
     #: (PARLOUR_RATINGS_BOT_SUBJECTS, comma-separated; identity on only).
     ratings_bot_subjects: frozenset = field(default_factory=frozenset)
+    #: Matchmaking (issue 45): the rating window, bots, waits (PARLOUR_MATCH_*).
+    matchmaking: Matchmaking = field(default_factory=Matchmaking)
 
     @property
     def identity_on(self) -> bool:
@@ -128,6 +166,17 @@ class GatewayConfig:
             ratings_bot_subjects=frozenset(
                 s.strip() for s in settings.ratings_bot_subjects.split(",") if s.strip()
             ),
+            matchmaking=Matchmaking(
+                window_start=settings.match_window_start,
+                window_growth=settings.match_window_growth,
+                window_limit=settings.match_window_limit,
+                bots_after_seconds=settings.match_bots_after_seconds,
+                bot_strategy=settings.match_bot_strategy,
+                longest_wait_seconds=settings.match_longest_wait_seconds,
+                grace_seconds=settings.match_grace_seconds,
+                pass_seconds=settings.match_pass_seconds,
+                poll_seconds=settings.match_poll_seconds,
+            ),
         )
 
 
@@ -155,6 +204,19 @@ class GatewaySettings(ServerSettings):
     auth_keys_refresh_seconds: Annotated[float, Field(gt=0)] = 300.0
     trusted_proxies: str = ""
     ratings_bot_subjects: str = Field("", max_length=8192)
+    # matchmaking (issue 45): the rating window (in mu points) starts at match_window_start,
+    # grows match_window_growth a second, and stops at match_window_limit; bots fill a
+    # ticket's missing seats after match_bots_after_seconds (0: never); a ticket expires
+    # after match_longest_wait_seconds, or match_grace_seconds after its last stream closed
+    match_window_start: Annotated[float, Field(ge=0, le=1000)] = 3.0
+    match_window_growth: Annotated[float, Field(ge=0, le=1000)] = 1.0
+    match_window_limit: Annotated[float, Field(ge=0, le=1000)] = 25.0
+    match_bots_after_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0
+    match_bot_strategy: Literal["random", "greedy", "ismcts"] = "greedy"
+    match_longest_wait_seconds: Annotated[float, Field(gt=0, le=86400)] = 600.0
+    match_grace_seconds: Annotated[float, Field(gt=0, le=3600)] = 15.0
+    match_pass_seconds: Annotated[float, Field(gt=0, le=60)] = 0.25
+    match_poll_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
 
     @field_validator("trusted_proxies")
     @classmethod

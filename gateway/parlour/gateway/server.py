@@ -71,6 +71,7 @@ class Gateway:
             identity_on=config.identity_on,
             trusted_proxies=config.trusted_proxies,
             bot_runners=config.ratings_bot_subjects,
+            matchmaking=config.matchmaking,
         )
         served = self.service
         if config.identity_on:
@@ -98,6 +99,7 @@ class Gateway:
         DRAIN_SWEEP_SECONDS until the process exits: a stream still reading its match when
         the drain began subscribes later, and gets its SERVER_DRAINING too (issue 34)."""
         self.hub.drain()
+        self.service.end_ticket_streams()
         if self.sweeper is None:
             self.sweeper = asyncio.create_task(self._sweep())
 
@@ -111,6 +113,8 @@ class Gateway:
         await self.router.start()
         await self.server.start()
         self.revocations.start()
+        self.service.matcher.own_address = lambda: f"127.0.0.1:{self.port}"
+        self.service.matcher.start()
         await self.report_health()
         self.watcher = asyncio.create_task(self.watch_health())
         return self
@@ -140,6 +144,7 @@ class Gateway:
         for task in (self.watcher, self.sweeper):
             if task is not None:
                 task.cancel()
+        await self.service.matcher.close()
         await self.hub.close()
         await self.revocations.close()
         await self.server.stop(grace)

@@ -7,7 +7,8 @@
 - undo.py: UndoAction, AnswerUndo;
 - lobby_calls.py: ListMatches, JoinOrCreate;
 - streams.py: StreamEvents and Play (play.py runs one Play session);
-- records.py: GetPlayerRecord, ListLeaderboard (players' ratings, issue 36).
+- records.py: GetPlayerRecord, ListLeaderboard (players' ratings, issue 36);
+- tickets.py: FindMatch, CancelTicket (matchmaking, issue 45).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from __future__ import annotations
 from parlour.gateway.lobby_calls import LobbyCalls
 from parlour.gateway.records import RecordCalls
 from parlour.gateway.streams import StreamCalls
+from parlour.gateway.tickets import TicketCalls
 from parlour.gateway.undo import UndoCalls
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
 
 class GatewayService(
-    StreamCalls, UndoCalls, LobbyCalls, RecordCalls, gw_grpc.GatewayServiceServicer
+    StreamCalls, UndoCalls, LobbyCalls, RecordCalls, TicketCalls,
+    gw_grpc.GatewayServiceServicer,
 ):
     """The public API (constructed with edge.Edge's parts)."""

@@ -57,6 +57,19 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "INVALID_ARGUMENT",
         "A player is named players/{key}, players/name:<display name> or players/me.",
     ),
+    # matchmaking (issue 45)
+    "BAD_TICKET": ("INVALID_ARGUMENT", "The ticket is not named as FindMatchResponse.ticket."),
+    "TICKET_NOT_FOUND": ("NOT_FOUND", "No such ticket (unknown, or finished long ago)."),
+    "TICKET_ALREADY_MATCHED": (
+        "FAILED_PRECONDITION",
+        "The ticket was matched before the cancel (metadata: match); its stream has the seats.",
+    ),
+    "PARTY_TOO_BIG": ("INVALID_ARGUMENT", "The party does not fit the seats asked for."),
+    "SEATING_FAILED": ("INTERNAL", "A matched ticket's seat could not be taken."),
+    "PARTY_NOT_WITH_IDENTITY": (
+        "FAILED_PRECONDITION",
+        "With identity on a seat belongs to its asker: each friend asks for their own ticket.",
+    ),
     "MATCH_EXISTS": ("ALREADY_EXISTS", "A match with that id exists already."),
     "SEAT_TAKEN": ("FAILED_PRECONDITION", "The seat asked for is taken."),
     "MATCH_FULL": ("FAILED_PRECONDITION", "Every seat of the match is taken."),

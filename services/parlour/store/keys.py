@@ -25,8 +25,10 @@ def meta(match: str) -> str:
     """Hash: game, seats, spectators, fp (creation fingerprint), name:<seat>, token:<seat>,
     t:<token hash> -> seat, join:<request id> -> "seat|fingerprint", joinrid:<seat>,
     proof:<proof> -> seat and proofof:<seat> (the hash of the join secret 's…' or the
-    subject 'p…' that took it; store/seat.lua), invite (1: a private table), code (its
-    join code), inv:<subject key> (an invited subject),
+    subject 'p…' that took it; store/seat.lua), invite (1: a private table; 2: a match
+    matchmaking made, whose seats only its tickets' members and its bots may take, not
+    private in the records), code (its join code), inv:<proof> (an invited subject or
+    ticket member),
     sv (seat version: how many tokens were revoked; absent until one is), status,
     listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
     until the end), secret_after_end."""
@@ -128,3 +130,35 @@ def all_for(match: str) -> list[str]:
         actions(match),
         gateways(match),
     ]
+
+
+def pool_tag(pool: str) -> str:
+    """The hash tag of a matchmaking pool ("<game>:<variant>:<options digest or ->:<r|f>"):
+    every key of one pool lives in one Cluster slot, so a matching pass is one script."""
+    return f"parlour:{{mm:{pool}}}"
+
+
+def tickets(pool: str) -> str:
+    """Hash: ticket id -> the ticket as JSON (store/tickets.lua says which fields)."""
+    return f"{pool_tag(pool)}:tickets"
+
+
+def ticket_ratings(pool: str) -> str:
+    """Sorted set: searching ticket id -> its rating (mu), for the window's range query."""
+    return f"{pool_tag(pool)}:ratings"
+
+
+def ticket_waiting(pool: str) -> str:
+    """Sorted set: searching ticket id -> when it was asked for (ms), oldest first."""
+    return f"{pool_tag(pool)}:waiting"
+
+
+def tickets_done(pool: str) -> str:
+    """Sorted set: matched, cancelled or expired ticket id -> when (ms); its record is
+    dropped once this is older than the keep period."""
+    return f"{pool_tag(pool)}:done"
+
+
+#: Sorted set: every matchmaking pool with tickets -> when a ticket last entered it (ms);
+#: each gateway's matcher runs a pass over every pool listed.
+POOLS = "parlour:mm:pools"

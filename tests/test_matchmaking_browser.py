@@ -1,0 +1,59 @@
+"""Issue 45, "Play now" in the browser: two pages (two people) press "Play now" on the
+same game, see the wait with its rating window, and meet in one match within seconds; a
+third page's Cancel stops its search. Debian's chromium through Playwright, the web
+client over `parlour serve-web`'s relay, a real gateway and Redis."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from test_table_browser import CHROMIUM, PICTURES, Browser
+
+from parlour.gateway.config import Matchmaking
+from stack import running_stack
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+FAST = Matchmaking(pass_seconds=0.1, poll_seconds=0.3)
+
+
+async def press_play_now(page, name: str) -> None:
+    await page.get_by_role("heading", name="Play now").wait_for()
+    await page.get_by_label("Your name").fill(name)
+    row = page.locator(".play-now-row", has_text="Tiny Cards")
+    await row.get_by_role("button", name="Play now").click()
+
+
+async def test_two_pages_press_play_now_and_meet(redis_url):
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    async with running_stack(redis_url, games=("tinycards",), matchmaking=FAST) as (
+        address, _):
+        async with Browser(address) as browser:
+            ada, bea = await browser.page(), await browser.page()
+            tag = uuid.uuid4().hex[:6]  # newcomers: other tests' Ada has a rating
+            await press_play_now(ada, f"Ada {tag}")
+            wait = ada.get_by_role("status").filter(has_text="Looking for players rated")
+            await wait.wait_for(timeout=30_000)
+            assert re.search(r"rated 25\.0 ± \d+\.\d", await wait.inner_text())
+            await ada.screenshot(path=str(PICTURES / "play-now-waiting.png"))
+            started = time.monotonic()
+            await press_play_now(bea, f"Bea {tag}")
+            for page in (ada, bea):
+                await page.get_by_role("button", name="Leave the table").wait_for(timeout=30_000)
+            took = time.monotonic() - started
+            names = [await p.locator("#match-name").inner_text() for p in (ada, bea)]
+            assert names[0] == names[1] and names[0].startswith("matches/")
+            await ada.get_by_text(f"Bea {tag}").first.wait_for(timeout=30_000)  # seated together
+            await ada.screenshot(path=str(PICTURES / "play-now-matched.png"))
+            assert took < 30, f"meeting took {took:.1f} s"
+
+            cy = await browser.page()
+            await press_play_now(cy, f"Cy {tag}")
+            await cy.get_by_role("status").filter(
+                has_text="Looking for players rated").wait_for(timeout=30_000)
+            await cy.get_by_role("button", name="Cancel").click()
+            await cy.get_by_text("Stopped looking.").wait_for(timeout=30_000)
+            assert await cy.get_by_role("button", name="Play now").first.is_enabled()
