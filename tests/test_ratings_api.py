@@ -115,7 +115,7 @@ async def test_an_unrated_match_changes_no_record_and_bots_count_as_their_strate
         seats = [(("authorization", f"Bearer {j.seat_token}"),) for j in joined]
         await play_out(stub, rated, seats, 5)
         bot = await stub.GetPlayerRecord(gw.GetPlayerRecordRequest(player="players/bot:greedy"))
-        assert bot.kind == gw.PLAYER_KIND_BOT and bot.display_name == "greedy bot"
+        assert bot.kind == gw.PLAYER_KIND_BOT and bot.display_name == "Greedy bot"
         assert rated in [m.match for m in bot.records[0].recent]
         assert match not in [m.match for m in bot.records[0].recent]
 

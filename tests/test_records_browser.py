@@ -55,7 +55,7 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             shown = await rating.inner_text()
             assert re.match(r"Your rating in Tiny Cards \(test game\): \u2212?\d+\.\d "
                             r"\([+\u2212]\d+\.\d\) — 1 rated match, [01] wins?, #\d+ of \d+", shown)
-            assert f"{name} (you)" in shown and "greedy (bot)" in shown
+            assert f"{name} (you)" in shown and "Greedy bot" in shown
             assert not KEY.search(shown)
             match = page.url.split("=", 1)[1]
             await page.screenshot(path=str(SHOTS / "records-end.png"), full_page=True)
@@ -74,7 +74,7 @@ async def test_a_person_sees_their_rating_record_and_leaderboards_in_the_browser
             assert await mine.evaluate("r => getComputedStyle(r).fontWeight") == "700"
             clash = boards.get_by_label("Clash of Minds: Holmes vs Moriarty leaderboard")
             await clash.select_option(label="Agent Cards Included")
-            await boards.get_by_text("random (bot)").first.wait_for()
+            await boards.get_by_text("Random bot", exact=True).first.wait_for()
             await page.screenshot(path=str(SHOTS / "records-lobby.png"), full_page=True)
             lobby = await page.locator("body").inner_text()
             assert not KEY.search(lobby), KEY.search(lobby)

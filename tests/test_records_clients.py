@@ -13,11 +13,12 @@ import sys
 import uuid
 
 from parlour.client import GatewayClient, SyncClient
-from parlour.client.records import finished_record, name_player
+from parlour.client.records import finished_record, name_player, player_name
 from parlour.client.seatbot import play_seat, run_bots
 from parlour.client.table import Table
 from parlour.client.terminal import PlayApp
 from parlour.engine.registry import get_game
+from parlour.engine.text import bot_name
 from parlour.gateway.v1 import gateway_pb2 as gw
 from stack import running_stack
 
@@ -83,13 +84,24 @@ async def test_the_sdk_joins_as_a_name_or_a_bot_and_reads_records_and_leaderboar
 async def test_bots_join_as_their_strategy(redis_url):
     """Issue 36 item 4.1: `parlour bots` (run_bots, which the terminal's --bots and the web
     page's bots start) seats bots whose results count toward their strategy's record (two
-    of one strategy in a match: the record counts the match once)."""
+    of one strategy in a match: the record counts the match once). Issue 43: the record
+    and the leaderboard name the bots as their seats do, without the seat's number
+    ("Random bot 1" plays for "Random bot"), from one function (engine.text.bot_name)."""
     async with running_stack(redis_url, games=(GAME,)) as (address, _):
         async with GatewayClient(address) as client:
             match = await client.create_match(GAME, 2, seed=13)
             await run_bots(address, match.name, 2, "random", seed=3)
             record, _ = await finished_record(client, "players/bot:random", GAME, match.name)
             assert record.matches >= 1
+            seats = [s.display_name for s in (await client.match(match.name)).seats]
+            assert seats == ["Random bot 1", "Random bot 2"]
+            whole = await client.player_record("players/bot:random", GAME)
+            assert whole.display_name == bot_name("random") == "Random bot"
+            board = await client.leaderboard(GAME, around="players/bot:random", neighbours=0)
+            shown = [e for e in [*board.top, *board.around] if e.player == "players/bot:random"]
+            assert shown and {e.display_name for e in shown} == {"Random bot"}
+            assert player_name(shown[0].kind, shown[0].player, shown[0].display_name) == (
+                "Random bot")
 
 
 async def until_record(app: PlayApp) -> str:
@@ -129,7 +141,7 @@ async def test_the_terminal_shows_the_rating_and_leaderboard_when_a_match_ends(r
                                                await Table.create(client, GAME, 2, ada))
             assert text.startswith("Your rating in Tiny Cards (test game): ")
             assert " — 1 rated match, " in text and "#" in text
-            assert "greedy (bot)" in text
+            assert "Greedy bot" in text and "greedy (bot)" not in text
             marked = [line for line in text.splitlines() if line.endswith("← you")]
             assert len(marked) == 1 and ada in marked[0]
             assert app.record_lines and app.record_lines[0] in text

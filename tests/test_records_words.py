@@ -65,14 +65,14 @@ def test_the_leaderboard_shows_the_top_then_the_viewer_marked():
     them, the viewer's own row marked, bots and the game's Automa by name, no raw keys."""
     board = gw.ListLeaderboardResponse(
         players=40, variant="standard",
-        top=[entry(1, "Ada", 31.2), entry(2, "", 28.0, gw.PLAYER_KIND_BOT,
+        top=[entry(1, "Ada", 31.2), entry(2, "Greedy bot", 28.0, gw.PLAYER_KIND_BOT,
                    "players/bot:greedy"),
              entry(3, "Automa", 20.0, gw.PLAYER_KIND_RULES, "players/game:automa")],
         around=[entry(11, "Ben", 9.0), entry(12, "Cleo", 8.5), entry(13, "Dan", 8.1)],
     )
     lines = leaderboard_lines(board, "House of Horrors", key("Cleo"))
     assert lines[0] == "Leaderboard of House of Horrors (40 players):"
-    assert "greedy (bot)" in lines[2] and "Automa (the game)" in lines[3]
+    assert "Greedy bot" in lines[2] and "Automa (the game)" in lines[3]
     assert lines[4] == "  …"
     assert lines[6].startswith("  #12   Cleo") and lines[6].endswith("← you")
     assert sum("← you" in line for line in lines) == 1
@@ -100,13 +100,16 @@ def test_a_record_lists_each_game_and_how_to_replay_each_match():
                              "--gateway 127.0.0.1:5")
     assert "2nd of 2 (\u22120.8, private table): parlour replay matches/cd34" in lines[4]
     none = gw.GetPlayerRecordResponse(player="players/bot:ismcts", kind=gw.PLAYER_KIND_BOT)
-    assert record_lines(none, {}) == ["ismcts (bot) has no rated match yet."]
+    assert record_lines(none, {}) == ["Clever bot has no rated match yet."]
 
 
 def test_names_of_records_never_show_their_keys():
-    """Issue 36 item 4: a person is their name, a bot its strategy, the Automa the game's."""
+    """Issue 36 item 4: a person is their name, a bot its strategy as its seats call it
+    (issue 43: "Greedy bot", the server's name, else engine.text.bot_name), the Automa the
+    game's."""
     assert player_name(gw.PLAYER_KIND_PERSON, "players/p0a1b2c3d4e5", "Ada") == "Ada"
-    assert player_name(gw.PLAYER_KIND_BOT, "players/bot:greedy", "greedy-bot-1") == "greedy (bot)"
+    assert player_name(gw.PLAYER_KIND_BOT, "players/bot:greedy", "Greedy bot") == "Greedy bot"
+    assert player_name(gw.PLAYER_KIND_BOT, "players/bot:ismcts", "") == "Clever bot"
     assert player_name(gw.PLAYER_KIND_RULES, "players/game:automa", "") == "Automa (the game)"
     assert player_name(gw.PLAYER_KIND_NAME, key("x"), "") == "a player without a name"
     assert name_player("Ada Lovelace") == "players/name:Ada Lovelace"

@@ -9,9 +9,10 @@ import grpc
 import pytest
 
 from parlour.client import GatewayClient
-from parlour.client.seatbot import bot_name, run_bots
+from parlour.client.seatbot import run_bots
 from parlour.engine import runtime
 from parlour.engine.registry import get_game
+from parlour.engine.text import bot_name
 from parlour.games.isayholmes.v1 import isayholmes_pb2 as isay
 from parlour.gateway.v1 import gateway_pb2 as gw
 from stack import running_stack

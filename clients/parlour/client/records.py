@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from parlour.client.client import GatewayClient
 from parlour.client.words import plural
 from parlour.engine.game import Game
+from parlour.engine.text import bot_name
 from parlour.gateway.v1 import gateway_pb2 as gw
 
 MINUS = "\u2212"
@@ -54,11 +55,11 @@ def where(game: Game, variant: str) -> str:
 
 
 def player_name(kind: int, player: str, display_name: str) -> str:
-    """Who a record is, as a person reads it: the name it plays under; a bot as its
-    strategy ('greedy (bot)'); an opponent the rules play ('Automa (the game)'). Never
-    the record's key."""
+    """Who a record is, as a person reads it: the name it plays under; a bot as its seats
+    call it, without their number ('Clever bot'); an opponent the rules play ('Automa (the
+    game)'). Never the record's key."""
     if kind == gw.PLAYER_KIND_BOT:
-        return f"{player.removeprefix('players/bot:')} (bot)"
+        return display_name or bot_name(player.removeprefix("players/bot:"))
     if kind == gw.PLAYER_KIND_RULES:
         name = display_name or player.removeprefix("players/game:").capitalize()
         return f"{name} (the game)"

@@ -20,6 +20,7 @@ from parlour.client.strategies import Turn, make_strategy
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.engine.rng import Rng
+from parlour.engine.text import bot_name
 from parlour.rules.v1 import rules_pb2
 
 #: Refusals that mean "the match moved on meanwhile": look again.
@@ -131,17 +132,6 @@ async def play_seat(
                     raise
     finally:
         await stream.aclose()
-
-
-#: How a bot of each strategy is called at the table ("Clever bot 1"): a name a player
-#: reads, not the strategy's key.
-BOT_NAMES = {"ismcts": "Clever", "purposeful": "Purposeful", "greedy": "Greedy",
-             "random": "Random"}
-
-
-def bot_name(strategy: str, number: int) -> str:
-    """A bot's seat name: "Clever bot 1" for the first IS-MCTS bot."""
-    return f"{BOT_NAMES.get(strategy, strategy.capitalize())} bot {number}"
 
 
 async def run_bots(

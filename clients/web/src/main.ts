@@ -207,8 +207,8 @@ seatsOpened.onmessage = (message: MessageEvent<{ match: string; seat: number }>)
 /** The seat's pass was replaced (the seat re-opened in another tab or window): true when
  * that was the error, and this tab stops playing it. */
 function seatLost(e: unknown): boolean {
-  if (!(e instanceof ConnectError) || !/^(INVALID_SEAT_TOKEN|SEAT_TOKEN_REVOKED):/.test(e.rawMessage) || !current?.token) return false;
-  loseSeat();
+  if (!(e instanceof ConnectError) || !/^(INVALID_SEAT_TOKEN|SEAT_TOKEN_REVOKED):/.test(e.rawMessage) || !current) return false;
+  loseSeat(); // once: a call still in flight with the old pass is refused the same way
   return true;
 }
 
@@ -383,6 +383,8 @@ async function redraw(): Promise<void> {
   const viewResponse = await gateway.getView({ match: seated.match }, bearer(seated.token));
   const listed = seated.token ? await gateway.listActions({ match: seated.match }, bearer(seated.token)) : null;
   const progress = listed?.progress ?? viewResponse.progress;
+  // The seat was lost (or the table left) while this was read: its choices are not ours.
+  if (current !== seated) return;
   if (!match || !progress || progress.version < version) return;
   version = progress.version;
   lastSequence = progress.lastSequence;

@@ -21,10 +21,11 @@ export function where(info: GameInfo | undefined, variant: string): string {
   return !title || title === game ? game : `${game} (${title})`;
 }
 
-/** Who a record is, as a person reads it: the name it plays under, a bot as its strategy,
+/** Who a record is, as a person reads it: the name it plays under, a bot as its seats call
+ * it without their number ("Clever bot", sent by the server: parlour.engine.text.bot_name),
  * the game's own opponent by name; never the record's key. */
 export function playerName(kind: PlayerKind, player: string, displayName: string): string {
-  if (kind === PlayerKind.BOT) return `${player.replace(/^players\/bot:/, "")} (bot)`;
+  if (kind === PlayerKind.BOT) return displayName || `${player.replace(/^players\/bot:/, "")} bot`;
   if (kind === PlayerKind.RULES) {
     const key = player.replace(/^players\/game:/, "");
     return `${displayName || key.charAt(0).toUpperCase() + key.slice(1)} (the game)`;

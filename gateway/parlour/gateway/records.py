@@ -9,6 +9,7 @@ import re
 
 import grpc
 
+from parlour.engine.text import bot_name
 from parlour.gateway import identity
 from parlour.gateway.edge import Edge
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -63,9 +64,15 @@ def rating(standing: Standing) -> gw.Rating:
     return gw.Rating(mu=standing.mu, sigma=standing.sigma, display=standing.display)
 
 
+def record_name(key: str, stored: str) -> str:
+    """The name a record is shown under: a bot's as its seats say it, without their number
+    ("Clever bot"; older records stored the strategy's key), else the stored one."""
+    return bot_name(key[4:]) if key.startswith("bot:") else stored
+
+
 def entry(rank: int, player: str, standing: Standing) -> gw.LeaderboardEntry:
     return gw.LeaderboardEntry(
-        rank=rank, player=f"players/{player}", display_name=standing.name,
+        rank=rank, player=f"players/{player}", display_name=record_name(player, standing.name),
         kind=KINDS[player[0]], rating=rating(standing), matches=standing.matches,
         wins=standing.wins,
     )
@@ -79,7 +86,8 @@ class RecordCalls(Edge):
         key = player_key(request.player, "player")
         who = identity.current()
         owner = who is not None and who.key == key
-        reply = gw.GetPlayerRecordResponse(player=f"players/{key}", kind=KINDS[key[0]])
+        reply = gw.GetPlayerRecordResponse(player=f"players/{key}", kind=KINDS[key[0]],
+                                           display_name=record_name(key, ""))
         newest = -1
         for game, variant in await self.ratings.boards_of(key):
             if request.game and game != request.game.removeprefix("games/"):
@@ -104,7 +112,7 @@ class RecordCalls(Edge):
                 )
             when = recent[0].finished_ms if recent else 0
             if when > newest:
-                newest, reply.display_name = when, standing.name
+                newest, reply.display_name = when, record_name(key, standing.name)
         if not reply.records and request.player != "players/me" and not request.game:
             raise ServiceError(
                 grpc.StatusCode.NOT_FOUND, "PLAYER_NOT_FOUND",

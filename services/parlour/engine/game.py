@@ -170,6 +170,11 @@ class Game(abc.ABC):
         """The game's words: its `text` module."""
         return self._module("text")
 
+    @cached_property
+    def prompts(self) -> ModuleType:
+        """What each decision is for: the game's `prompts` module."""
+        return self._module("prompts")
+
     # -- setup -------------------------------------------------------------
     def default_options(self, seats: int) -> Message:
         """Options used when a match is created without any."""
@@ -292,13 +297,11 @@ class Game(abc.ABC):
 
     def prompt(self, state: Message, seat: int, actions: Sequence[Message]) -> str:
         """What `seat`'s decision is for, one sentence from its View alone: the game's
-        `text.prompt(view, seat, actions)` where it has one, else the description of the
-        decision kind the seat owes."""
-        own = getattr(self.text, "prompt", None)
-        if own is not None:
-            found = own(self.view(state, seat), seat, actions)
-            if found:
-                return found
+        `prompts.prompt(view, seat, actions)`, else (where that says nothing) the
+        description of the decision kind the seat owes."""
+        found = self.prompts.prompt(self.view(state, seat), seat, actions)
+        if found:
+            return found
         kinds = [d.kind for d in self.pending(state) if d.seat == seat]
         return self.decision_kinds.get(kinds[0], "") if kinds else ""
 

@@ -30,6 +30,19 @@ INTERNAL = re.compile(
 )
 
 
+#: How a bot of each strategy is called, at the table and on its record: a name a player
+#: reads ("Clever bot 1"), not the strategy's key ("ismcts").
+BOT_NAMES = {"ismcts": "Clever", "purposeful": "Purposeful", "greedy": "Greedy",
+             "random": "Random"}
+
+
+def bot_name(strategy: str, number: int = 0) -> str:
+    """A bot as players read it: "Clever bot 1", the seat of a match's first IS-MCTS bot;
+    "Clever bot" (no number), the record every IS-MCTS bot's results count toward."""
+    name = f"{BOT_NAMES.get(strategy, strategy.capitalize())} bot"
+    return f"{name} {number}" if number else name
+
+
 def seat(n: int) -> str:
     """A seat reference for text: clients show the seat's name there, or "you"."""
     return f"{{seat:{n}}}"

@@ -21,6 +21,7 @@ from google.protobuf import any_pb2
 from openskill.models import PlackettLuce
 
 from parlour.engine.game import Game, Outcome
+from parlour.engine.text import bot_name
 from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
@@ -52,8 +53,9 @@ def rules_player(name: str) -> str:
 
 
 def display_name(key: str, seat_name: str) -> str:
-    """The name a record shows: a bot strategy's own ("greedy bot"), else the seat's."""
-    return f"{key[4:]} bot" if key.startswith("bot:") else seat_name
+    """The name a record shows: a bot strategy's, as its seats read without their number
+    ("Clever bot"), else the seat's."""
+    return bot_name(key[4:]) if key.startswith("bot:") else seat_name
 
 
 def rate(sides: list[list[Standing]], places: tuple[int, ...]) -> list[list[Standing]]:

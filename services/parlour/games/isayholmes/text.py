@@ -154,7 +154,7 @@ def _label(view: pb.View, viewer: int, action: pb.Action) -> str:
     effect = view.effect
     if kind == "play":
         played = action.play.card
-        in_sequence = played == pb.CARD_I_SAY and KINDS[_in_force(view)].i_say
+        in_sequence = played == pb.CARD_I_SAY and KINDS[in_force(view)].i_say
         return f"play {card(played)}" + (": -10 points, in sequence" if in_sequence else "")
     if kind == "draw":
         return "draw the top card of the Draw Pile"
@@ -323,14 +323,15 @@ def describe_event(event: pb.Event) -> str:
 
 
 # -- the table --------------------------------------------------------------------------
-def _in_force(view: pb.View) -> int:
+def in_force(view: pb.View) -> int:
+    """The card in force: the one the Story Sequence follows."""
     return view.discard_pile[sequence_index(view.discard_pile)]
 
 
 def _discard_pile(view: pb.View) -> list[TableItem]:
     if not view.discard_pile:
         return []
-    top, force = view.discard_pile[-1], _in_force(view)
+    top, force = view.discard_pile[-1], in_force(view)
     lines = [card_item(top, prefix="Top: ")]
     if force != top:
         lines.append(card_item(force, prefix="In force (the Story Sequence follows it): "))
@@ -419,25 +420,3 @@ def describe_view(view: pb.View, viewer: int | None) -> TableText:
         _peek(view),
         section("Last round", _last_round(view)),
     )
-
-
-# -- prompts ----------------------------------------------------------------------------
-def prompt(view: pb.View, viewer: int, actions: Sequence[pb.Action]) -> str:
-    """What the seat's decision is for (issue 43), one sentence from its View."""
-    effect, phase = view.effect, view.phase
-    what = the(effect.card) if effect.card else "the card"
-    if phase == pb.PHASE_TURN:
-        force = name(_in_force(view)) if view.discard_pile else "the story"
-        return (f"Your turn: play a card that may follow {force} (or an I Say), or draw; "
-                "the lowest score wins.")
-    return {
-        pb.PHASE_TARGET: f"Name the opponent {what} is played against.",
-        pb.PHASE_RESPOND: f"{seat(effect.actor)} played {what} against you: defend with an "
-                          "Alibi or Mastermind, or let it happen.",
-        pb.PHASE_SHOW: f"Disguise: show {seat(effect.actor)} your highest card.",
-        pb.PHASE_GIVE: f"Constabulary: choose the card you give {seat(effect.target)}.",
-        pb.PHASE_FLEE: "Fleeing: choose a Villain to discard, or keep them.",
-        pb.PHASE_EXTRA_ARREST: "The Inspector: arrest another opponent too, or not.",
-        pb.PHASE_ACCUSE: "Arrest: name the opponent you accuse of holding a Villain.",
-        pb.PHASE_PASS_LEFT: "Alibi: choose the card you pass to the player on your left.",
-    }.get(phase, "")

@@ -295,6 +295,22 @@ def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
     holmes_cards.reveal_on(state, tile, out)  # Play as Holmes: before the selector acts
 
 
+def can_explore(state: pb.State, seat: int) -> bool:
+    """Whether the seat's room has a doorway to explore and a tile is left to reveal."""
+    return bool(state.room_pile) and bool(Castle(state).explorable(state.players[seat].place))
+
+
+def selectable(state: pb.State, seat: int) -> list[int]:
+    """The open Action Tiles the seat may select: Explore the Castle only from a room with
+    a doorway to explore (Rulebook: "You can use the Explore the Castle Action Tile when the
+    room you occupy has a doorway with no connecting room tile"), unless it is the last tile
+    left."""
+    tiles = sorted(state.tiles_open)
+    kept = [t for t in tiles if t != pb.ACTION_TILE_EXPLORE or state.explore_flipped
+            or can_explore(state, seat)]
+    return kept or tiles
+
+
 def maybe_flip(state: pb.State, out: Out) -> None:
     """Flip Explore the Castle once nothing can be explored (Rulebook: Explore the Room)."""
     if state.explore_flipped:

@@ -284,7 +284,7 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
 #: Play as Holmes: the Holmes seat's decisions at the end of each round, in order.
 # -- decisions: options and appliers ---------------------------------------------------
 def _select_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [pb.Action(select=pb.SelectTile(tile=t)) for t in sorted(state.tiles_open)]
+    return [pb.Action(select=pb.SelectTile(tile=t)) for t in actions.selectable(state, seat)]
 
 
 def _select(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:

@@ -46,10 +46,10 @@ class MurderCastle(Game):
     max_seats = MAX_SEATS
     reasons = reference.REASONS
     decision_kinds = reference.DECISION_KINDS
-    #: 2: only words changed since 1 (prompts, what each pass means; issue 43), so 1 plays
-    #: unchanged.
+    #: 2: Explore the Castle is offered only from a room with a doorway to explore (issue 43;
+    #: RULES.md), so version 1 matches move to 2 when the host migrates them.
     rules_version = 2
-    plays_unchanged = frozenset({1})
+    migrates_from = frozenset({1})
     max_actions = 100_000
 
     def default_options(self, seats: int) -> pb.Options:
@@ -83,6 +83,10 @@ class MurderCastle(Game):
             return []
         kind = DECISION_NAMES[state.frames[-1].kind]
         return [Decision(s, kind) for s in flow.pending_seats(state)]
+
+    def migrate(self, state: pb.State, from_version: int) -> None:
+        """1 -> 2 changes no State: from 2 on, a selector only sees fewer Action Tiles (never
+        none), so the decisions owed stay the same."""
 
     def legal_actions(self, state: pb.State, seat: int) -> list[pb.Action]:
         return flow.options(state, seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.names import (
     SIDE_NAMES,
@@ -94,6 +95,17 @@ def cube_label(view: pb.View, colour: int) -> str:
     return f"choose {evidence(colour)}"
 
 
+def select_label(view: pb.View, me: int, tile: int) -> str:
+    """An Action Tile choice; Explore the Castle, offered only as the last tile left when
+    the seat's room has no doorway to explore, says so."""
+    label = f"select {action_tile_name(tile)}"
+    if tile != pb.ACTION_TILE_EXPLORE or view.explore_flipped or me >= len(view.players):
+        return label
+    if view.room_pile_size and Castle(view).explorable(view.players[me].place):
+        return label
+    return f"{label} (your room has no doorway to explore)"
+
+
 #: What passing means, by the decision it ends.
 PASS_LABELS = {
     pb.FRAME_KIND_EVENT_WINDOW: "play nothing now",
@@ -172,6 +184,19 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         pb.FRAME_KIND_GIVE_CARD: "Choose which of your Event Cards to give away.",
         pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
                                    "collected.",
+        pb.FRAME_KIND_PANEL_CUBE: "As Holmes, put the end-of-round cube on a Control Panel "
+                                  "placeholder; each choice says what it unlocks.",
+        pb.FRAME_KIND_ASSIGN_CARDS: "As Holmes, put an unlocked Holmes' Action Card face down "
+                                    "on an Action Tile; it resolves when that tile is "
+                                    "selected.",
+        pb.FRAME_KIND_HOLMES_WALK: "As Holmes, move one room through a doorway.",
+        pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
+                                             "secretly.",
+        pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
+                                     "objective proposed; the votes are shown all at once.",
+        pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
+                                       "choose the Control Panel cube or the Holmes' Action "
+                                       "Card on an Action Tile to remove.",
     }
     found = simple.get(kind, "")
     return found + passing if found else ""

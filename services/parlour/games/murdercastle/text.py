@@ -160,12 +160,9 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
         return prompts.cube_label(view, body.colour)
     if kind == "pass":
         return prompts.pass_label(view)
+    if kind == "select":
+        return prompts.select_label(view, me, body.tile)
     return _words(action)
-
-
-def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
-    """What the seat's decision is for (issue 43), one sentence; see prompts.py."""
-    return prompts.prompt(view, me, actions)
 
 
 def _objective(view: pb.View, slot: int) -> str:

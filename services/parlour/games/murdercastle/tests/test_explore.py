@@ -5,6 +5,7 @@ from __future__ import annotations
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
+from parlour.games.murdercastle.game import GAME
 from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
@@ -144,3 +145,25 @@ def test_explore_flips_when_only_brick_walls_are_left():
     while frame(state).kind != pb.FRAME_KIND_SELECT_TILE:
         play(state, frame(state).seat, **{"pass": pb.Pass()})
     assert state.explore_flipped
+
+
+def test_explore_the_castle_is_not_offered_from_a_room_with_nothing_to_explore():
+    """"You can use the Explore the Castle Action Tile when the room you occupy has a
+    doorway with no connecting room tile" (Rulebook: Action Tiles: Explore the Castle): a
+    selector whose room has none is not offered the tile, which would do nothing for them,
+    unless it is the last tile left, and then its choice says why."""
+    state = game([J, pb.CHARACTER_LOLA])
+    seat = frame(state).seat
+    assert frame(state).kind == pb.FRAME_KIND_SELECT_TILE
+    explore = pb.Action(select=pb.SelectTile(tile=pb.ACTION_TILE_EXPLORE))
+    assert explore in legal(state, seat)
+    room = Castle(state).placed[state.players[seat].place // 2]
+    room.padlocked.extend(s for s in range(4) if s not in room.padlocked)
+    assert Castle(state).any_explorable() and not state.explore_flipped
+    assert explore not in legal(state, seat)
+    assert legal(state, seat)
+    del state.tiles_open[:]
+    state.tiles_open.append(pb.ACTION_TILE_EXPLORE)
+    assert legal(state, seat) == [explore]
+    assert GAME.label_actions(state, seat, [explore]) == [
+        "select Explore the Castle (your room has no doorway to explore)"]
