@@ -316,6 +316,7 @@ def cmd_bots(args: argparse.Namespace) -> None:
     import grpc
 
     from parlour.client.seatbot import fill_free_seats
+    from parlour.settings import HostSettings, load
 
     address = gateway_address(args)
     gateway_games(address)
@@ -323,7 +324,7 @@ def cmd_bots(args: argparse.Namespace) -> None:
         outcome = asyncio.run(
             fill_free_seats(address, args.match, args.count, args.strategy, args.seed,
                             args.iterations, args.seats,
-                            os.environ.get("PARLOUR_JOIN_CODE", ""))
+                            load(HostSettings).join_code)
         )
     except grpc.RpcError as error:
         raise UsageError(f"{args.match}: {error.code().name}: {error.details()}") from None

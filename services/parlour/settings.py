@@ -114,6 +114,8 @@ class HostSettings(ServerNameSettings):
 
     redis_url: str = ""
     gateway: str = ""
+    #: `parlour bots`: the join code of a private table (how a matched match's bots sit)
+    join_code: str = ""
 
 
 class ServerSettings(HealthSettings, ChannelSettings, RetentionSettings, InternalTlsSettings):
