@@ -49,6 +49,13 @@ export const SENTENCES: Record<string, string> = {
   BACKEND_UNAVAILABLE: "The game's server does not answer now: try again in a moment.",
   STORAGE_UNAVAILABLE: "The server's storage does not answer now: try again in a moment.",
   HISTORY_TRIMMED: "The start of this match's feed is no longer kept.",
+  BAD_TICKET: "That is not a ticket's name: use the one Play now gave you.",
+  TICKET_NOT_FOUND: "That search for a match has ended or is unknown: press Play now again.",
+  TICKET_ALREADY_MATCHED: "A match was found already: your seat waits at its link.",
+  PARTY_TOO_BIG: "Your party is bigger than this way to play has seats.",
+  SEATING_FAILED: "Your match was found but your seat was not set: try again.",
+  NOT_IN_PARTY: "This party's search does not name you: ask its leader to add you.",
+  BAD_PARTY: "Name each friend of your party once, and not yourself.",
   INTERNAL: "Something went wrong on the server: try again.",
 };
 

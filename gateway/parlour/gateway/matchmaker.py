@@ -43,11 +43,13 @@ def pool_parts(pool: str) -> tuple[str, str, bool]:
     return game, variant, rated == "r"
 
 
-def member_proof(ticket_id: str, member: int, subject: str = "") -> str:
-    """The join proof of a ticket member's seat (what re-opens it): the asker's subject
-    with identity on, else a digest of the ticket (whose name only its holder knows)."""
-    if member == 0 and subject:
-        return subject
+def member_proof(ticket_id: str, member: int, subject: str | list[str] = "") -> str:
+    """The join proof of a ticket member's seat (what re-opens it): with identity on, the
+    member's subject (`subject`: the asker's, or a party's list of every member's), else a
+    digest of the ticket (whose name only its holder knows)."""
+    owner = subject[member] if isinstance(subject, list) else subject * (member == 0)
+    if owner:
+        return owner
     return "s" + hashlib.sha256(f"ticket|{ticket_id}|{member}".encode()).hexdigest()[:32]
 
 

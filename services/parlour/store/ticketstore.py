@@ -88,6 +88,13 @@ class TicketStore:
         raw = await self._ticket(keys=pool_keys(pool), args=["cancel", ticket_id, now_ms()])
         return json.loads(raw) if raw else None
 
+    async def confirm(self, pool: str, ticket_id: str, subject: str, name: str) -> dict | None:
+        """A party member (identity on) confirms under `name`; the ticket after (None:
+        unknown). The last confirmation puts the ticket in the pool."""
+        raw = await self._ticket(keys=pool_keys(pool),
+                                 args=["confirm", ticket_id, subject, name, now_ms()])
+        return json.loads(raw) if raw else None
+
     async def pools(self, lifetime_ms: int) -> list[str]:
         """Pools with a ticket asked for within `lifetime_ms` (the pool lifetime); older
         ones, whose keys have expired, are dropped from the list."""
