@@ -1,6 +1,7 @@
 """Issue 45, "Play now" in the browser: two pages (two people) press "Play now" on the
 same game, see the wait with its rating window, and meet in one match within seconds; a
-third page's Cancel stops its search. Debian's chromium through Playwright, the web
+reload and a second tab put a player back in their seat; a third page's Cancel stops its
+search. Debian's chromium through Playwright, the web
 client over `parlour serve-web`'s relay, a real gateway and Redis."""
 
 from __future__ import annotations
@@ -42,13 +43,26 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
             started = time.monotonic()
             await press_play_now(bea, f"Bea {tag}")
             for page in (ada, bea):
-                await page.get_by_role("button", name="Leave the table").wait_for(timeout=30_000)
+                await page.wait_for_url(re.compile(r"#join=matches/"), timeout=30_000)
             took = time.monotonic() - started
-            names = [await p.locator("#match-name").inner_text() for p in (ada, bea)]
+            names = [p.url.split("#join=")[1] for p in (ada, bea)]
             assert names[0] == names[1] and names[0].startswith("matches/")
             await ada.get_by_text(f"Bea {tag}").first.wait_for(timeout=30_000)  # seated together
             await ada.screenshot(path=str(PICTURES / "play-now-matched.png"))
             assert took < 30, f"meeting took {took:.1f} s"
+
+            # a reload, then a later visit of the match's link in the same browser: back in
+            # the matched seat (the page keeps the ticket), not a private table's refusal
+            for visit in ("reload", "link"):
+                if visit == "reload":
+                    await ada.reload()
+                else:
+                    await ada.goto("about:blank")
+                    await ada.goto(browser.url + f"#join={names[0]}")
+                await ada.locator("#you").filter(has_text=f"You are Ada {tag}").wait_for(
+                    timeout=30_000)
+                assert ada.url.endswith(f"#join={names[0]}"), visit
+                assert "private table" not in await ada.locator("#error").inner_text()
 
             cy = await browser.page()
             await press_play_now(cy, f"Cy {tag}")

@@ -10,7 +10,7 @@ import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorText } from "./errors";
-import { mountPlayNow } from "./matchmaking";
+import { mountPlayNow, reopenSeat, type MatchedSeat } from "./matchmaking";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -130,6 +130,7 @@ interface Kept {
   joinSecret: string;
   variant?: string;
   player?: string; // the record the seat counts toward (JoinMatchResponse.player)
+  ticket?: string; // a matchmade seat: its ticket re-opens it (FindMatchRequest.ticket)
 }
 
 function keep(kept: Kept): void {
@@ -249,6 +250,7 @@ async function refusalOf(response: Response): Promise<string> {
 async function join(): Promise<void> {
   const match = matchName($<HTMLInputElement>("match").value);
   const mine = kept(match);
+  if (mine?.ticket) return sit(await reopenSeat(mine.ticket, mine.variant));
   const joinSecret = mine?.joinSecret ?? newSecret();
   try {
     const joined = await gateway.joinMatch({ match, seat: mine?.seat, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
@@ -567,7 +569,11 @@ async function start(): Promise<void> {
   setInterval(drawClocks, 1000);
   $<HTMLInputElement>("name").value = localStorage.getItem("parlour:name") || $<HTMLInputElement>("name").value;
   await loadGames();
-  mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit, error });
+  const matched = (seated: MatchedSeat) => {
+    keep({ match: seated.match, seat: seated.seat, joinSecret: "", variant: seated.variant, ticket: seated.ticket });
+    return sit(seated);
+  };
+  mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit: matched, error });
   lobbyRecords();
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {

@@ -11,6 +11,18 @@ export interface MatchedSeat {
   token: string;
   seat: number;
   variant: string;
+  ticket: string; // re-opens the seat after a reload (reopenSeat)
+}
+
+/** A matched ticket's seat again, with a fresh token (a reload, a second visit). */
+export async function reopenSeat(ticket: string, variant = ""): Promise<MatchedSeat> {
+  for await (const state of gateway.findMatch({ ticket })) {
+    if (state.state === TicketState.MATCHED) {
+      const mine = state.seats[0];
+      return { match: state.match, token: mine.seatToken, seat: mine.seat, variant, ticket };
+    }
+  }
+  throw new Error("TICKET_NOT_FOUND: that search for a match ended without a match");
 }
 
 interface Hooks {
@@ -94,7 +106,7 @@ export function mountPlayNow(games: Game[], hooks: Hooks): void {
           const mine = state.seats[0];
           wait.textContent = "";
           waiting(false);
-          await hooks.sit({ match: state.match, token: mine.seatToken, seat: mine.seat, variant: label });
+          await hooks.sit({ match: state.match, token: mine.seatToken, seat: mine.seat, variant: label, ticket });
           return;
         } else {
           wait.textContent = state.state === TicketState.EXPIRED
