@@ -6,19 +6,23 @@ client over `parlour serve-web`'s relay, a real gateway and Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 import uuid
 from pathlib import Path
 
+import grpc
 import pytest
 from test_table_browser import CHROMIUM, PICTURES, Browser
 
+from parlour.client import GatewayClient
+from parlour.client.matchmaking import cancel_ticket
 from parlour.gateway.config import Matchmaking
 from stack import running_stack
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
-FAST = Matchmaking(pass_seconds=0.1, poll_seconds=0.3)
+FAST = Matchmaking(pass_seconds=0.1, poll_seconds=0.3, keep_seconds=2)
 
 
 async def press_play_now(page, name: str) -> None:
@@ -26,6 +30,22 @@ async def press_play_now(page, name: str) -> None:
     await page.get_by_label("Your name").fill(name)
     row = page.locator(".play-now-row", has_text="Tiny Cards")
     await row.get_by_role("button", name="Play now").click()
+
+
+async def forgotten(address: str, page, match: str) -> None:
+    """Wait until the gateway forgot the ticket the page keeps for `match` (CancelTicket
+    answers NOT_FOUND instead of TICKET_ALREADY_MATCHED; it changes nothing)."""
+    ticket = await page.evaluate(
+        f"JSON.parse(localStorage.getItem('parlour:seat:{match}')).ticket")
+    async with GatewayClient(address) as client:
+        async with asyncio.timeout(60):
+            while True:
+                try:
+                    await cancel_ticket(client, ticket)
+                except grpc.aio.AioRpcError as error:
+                    if error.code() == grpc.StatusCode.NOT_FOUND:
+                        return
+                await asyncio.sleep(0.5)
 
 
 async def test_two_pages_press_play_now_and_meet(redis_url):
@@ -53,10 +73,14 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
 
             # a reload, then a later visit of the match's link in the same browser: back in
             # the matched seat (the page keeps the ticket), not a private table's refusal
-            for visit in ("reload", "link"):
+            # (and once the gateway forgot the ticket, 2 s after the match here: by the
+            # seat's last token)
+            for visit in ("reload", "link", "forgotten"):
                 if visit == "reload":
                     await ada.reload()
                 else:
+                    if visit == "forgotten":
+                        await forgotten(address, ada, names[0])
                     await ada.goto("about:blank")
                     await ada.goto(browser.url + f"#join={names[0]}")
                 await ada.locator("#you").filter(has_text=f"You are Ada {tag}").wait_for(
