@@ -6,6 +6,7 @@ as a party whose ticket names their subjects, each confirming with their own ide
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import grpc
 import pytest
@@ -89,3 +90,19 @@ async def test_a_party_queues_together_each_friend_confirming_with_their_identit
         finally:
             for client in people.values():
                 await client.__aexit__(None, None, None)
+
+
+async def test_a_party_whose_friend_never_comes_expires_after_the_longest_wait(
+        redis_url, provider):
+    """A party still gathering when the host's longest wait is over expires, as a lone
+    ticket nobody matched would."""
+    settings = dataclasses.replace(FAST, longest_wait_seconds=1.5)
+    async with identity_stack(redis_url, provider, matchmaking=settings) as (address, _):
+        async with GatewayClient(address, identity_token=provider.token("alice")) as alice:
+            ask = Ask("tinycards", name="Alice", party=[provider.subject("bob")])
+            states = await asyncio.wait_for(collect(find_match(alice, ask)), 60)
+            assert states[-1] == gw.TICKET_STATE_EXPIRED
+
+
+async def collect(stream) -> list[int]:
+    return [state.state async for state in stream]

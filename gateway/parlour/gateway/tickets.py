@@ -204,11 +204,12 @@ class TicketCalls(Edge):
         """The ticket's state until it ends; the lease lapses when the stream closes."""
         settings = self.matchmaking
         grace = int(settings.grace_seconds * 1000)
+        longest = int(settings.longest_wait_seconds * 1000)
         event = self.matcher.waiters.setdefault(ticket_id, asyncio.Event())
         sent = ticket = None
         try:
             while True:
-                ticket = await self.tickets.touch(pool, ticket_id, self.lease_ms, grace)
+                ticket = await self.tickets.touch(pool, ticket_id, self.lease_ms, grace, longest)
                 if ticket is None:
                     raise ticket_missing(name)
                 state = ticket["s"]
@@ -236,7 +237,7 @@ class TicketCalls(Edge):
             if self.matcher.waiters.get(ticket_id) is event:
                 del self.matcher.waiters[ticket_id]
             if sent is not None or ticket is not None:
-                task = asyncio.ensure_future(self.tickets.touch(pool, ticket_id, 0, grace))
+                task = asyncio.ensure_future(self.tickets.touch(pool, ticket_id, 0, grace, longest))
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def seat(self, pool: str, ticket_id: str, ticket: dict, reply) -> None:

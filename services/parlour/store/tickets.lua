@@ -9,8 +9,9 @@
 -- outside the pool (no rating, no wait) until q is empty.
 -- put:    ARGV 'put', id, ticket JSON, rating, asked at, pool lifetime (ms) -> 1 (0: the
 --         id exists); every key of the pool lives that long after its newest ticket
--- touch:  ARGV 'touch', id, lease until, now, grace (ms)      -> the ticket JSON | false
---         (a searching ticket whose lease lapsed more than the grace ago expires now)
+-- touch:  ARGV 'touch', id, lease until, now, grace, longest (ms) -> the ticket JSON | false
+--         (a searching ticket whose lease lapsed more than the grace ago expires now, and
+--         so does a party still gathering (q) the longest wait after it was asked)
 -- cancel: ARGV 'cancel', id, now                              -> the ticket JSON | false
 -- confirm: ARGV 'confirm', id, subject key, display name, now -> the ticket JSON | false
 --         (a party member named in q confirms: its name is set, it leaves q; the last
@@ -44,7 +45,8 @@ local ticket = cjson.decode(raw)
 if ticket.s ~= 's' then return raw end
 if op == 'touch' then
   local now = tonumber(ARGV[4])
-  if ticket.l + tonumber(ARGV[5]) < now then
+  local gathering = ticket.q and #ticket.q > 0
+  if ticket.l + tonumber(ARGV[5]) < now or (gathering and ticket.t + tonumber(ARGV[6]) < now) then
     finish(id, ticket, 'x', now)
   else
     ticket.l = tonumber(ARGV[3])

@@ -71,13 +71,14 @@ class TicketStore:
         await self._ticket(keys=pool_keys(pool), args=args)
         await self.redis.zadd(keys.POOLS, {pool: ticket["t"]})
 
-    async def touch(self, pool: str, ticket_id: str, lease_ms: int, grace_ms: int) -> dict | None:
+    async def touch(self, pool: str, ticket_id: str, lease_ms: int, grace_ms: int,
+                    longest_ms: int) -> dict | None:
         """Renew a ticket's lease (a stream follows it) until now + lease_ms, and return it;
-        lease_ms 0 lets the lease lapse now (the stream closed). None: no such ticket."""
+        lease_ms 0 lets the lease lapse now (the stream closed). None: no such ticket. A
+        party still gathering `longest_ms` after it was asked expires."""
         now = now_ms()
-        raw = await self._ticket(
-            keys=pool_keys(pool), args=["touch", ticket_id, now + lease_ms, now, grace_ms]
-        )
+        raw = await self._ticket(keys=pool_keys(pool), args=[
+            "touch", ticket_id, now + lease_ms, now, grace_ms, longest_ms])
         return json.loads(raw) if raw else None
 
     async def get(self, pool: str, ticket_id: str) -> dict | None:
