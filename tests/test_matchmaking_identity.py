@@ -27,13 +27,18 @@ async def test_matched_seats_belong_to_their_subjects(redis_url, provider):
             GatewayClient(address, identity_token=provider.token("alice")) as alice,
             GatewayClient(address, identity_token=provider.token("bob")) as bob,
         ):
+            alice_ticket = []
             (a,), (b,) = await asyncio.wait_for(asyncio.gather(
-                play_now(alice, "tinycards", name="Alice"),
+                play_now(alice, "tinycards", name="Alice",
+                         on_state=lambda s: alice_ticket.append(s.ticket)),
                 play_now(bob, "tinycards", name="Bob")), 60)
             assert a.match == b.match
             assert (await a.progress()) is not None
             mine = await alice.stub.ListMyMatches(gw.ListMyMatchesRequest())
             assert [m.match.name for m in mine.matches] == [a.match]
+            with pytest.raises(grpc.aio.AioRpcError) as theirs:  # it would re-seat Alice
+                await anext(find_match(bob, ticket=alice_ticket[0]))
+            assert error_info(theirs.value).reason == "NOT_YOUR_TICKET"
 
 
 async def matched(stream) -> gw.FindMatchResponse:
@@ -69,7 +74,7 @@ async def test_a_party_queues_together_each_friend_confirming_with_their_identit
             await asyncio.sleep(2)  # dozens of passes: a party still gathering is not matched
             with pytest.raises(grpc.aio.AioRpcError) as stranger:
                 await anext(find_match(dave, ticket=ticket, name="Dave"))
-            assert error_info(stranger.value).reason == "NOT_IN_PARTY"
+            assert error_info(stranger.value).reason == "NOT_YOUR_TICKET"
             assert stranger.value.code() == grpc.StatusCode.PERMISSION_DENIED
 
             friend = find_match(bob, ticket=ticket, name="Bob")

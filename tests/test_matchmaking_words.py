@@ -13,7 +13,7 @@ from parlour.rpc.reasons import PLATFORM_REASONS
 
 #: What a player can meet from FindMatch, CancelTicket and a matched seat.
 MATCHMAKING = ("BAD_TICKET", "TICKET_NOT_FOUND", "TICKET_ALREADY_MATCHED", "PARTY_TOO_BIG",
-               "SEATING_FAILED", "NOT_INVITED", "NOT_IN_PARTY",
+               "SEATING_FAILED", "NOT_INVITED", "NOT_YOUR_TICKET",
                "BAD_PARTY")
 WEB = Path(__file__).resolve().parent.parent / "clients/web/src/errors.ts"
 

@@ -60,7 +60,7 @@ SENTENCES = {
     "TICKET_ALREADY_MATCHED": "A match was found already: your seat waits at its link.",
     "PARTY_TOO_BIG": "Your party is bigger than this way to play has seats.",
     "SEATING_FAILED": "Your match was found but your seat was not set: try again.",
-    "NOT_IN_PARTY": "This party's search does not name you: ask its leader to add you.",
+    "NOT_YOUR_TICKET": "This search for a match is not yours: its leader must name you in it.",
     "BAD_PARTY": "Name each friend of your party once, and not yourself.",
     "INTERNAL": "Something went wrong on the server: try again.",
 }

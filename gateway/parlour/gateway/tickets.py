@@ -181,17 +181,17 @@ class TicketCalls(Edge):
         return pool, ticket_id
 
     async def join_party(self, name: str, pool: str, ticket_id: str, display: str) -> None:
-        """With identity on, a party's ticket is followed only by its members; a member
-        named but not yet confirmed confirms now, under `display`."""
+        """With identity on, a ticket is followed only by its asker (a party's: by its
+        members); a member named but not yet confirmed confirms now, under `display`."""
         ticket = await self.tickets.get(pool, ticket_id)
         if ticket is None:
             raise ticket_missing(name)
-        if not ticket.get("ws"):
+        if not ticket["w"]:
             return
         who = identity.current()
-        if who is None or who.key not in ticket["ws"]:
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "NOT_IN_PARTY",
-                               f"{name} is a party's ticket that does not name you")
+        if who is None or who.key not in (ticket.get("ws") or [ticket["w"]]):
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "NOT_YOUR_TICKET",
+                               f"{name} is another person's ticket, and does not name you")
         if who.key in (ticket.get("q") or ()):
             await self.tickets.confirm(pool, ticket_id, who.key, display or "guest")
 
