@@ -1,7 +1,8 @@
 """Issue 45, matchmaking across gateways: two gateway processes share one Redis; tickets
 arrive on both, one gateway is SIGKILLed mid-way, its players re-open their tickets by
 name on the other, and every ticket ends in exactly one seat of one match (no player
-seated twice, none lost). Real processes, real Redis."""
+seated twice, none lost); the bots of a killed gateway's match are restarted by another.
+Real processes, real Redis."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from collections import Counter
 import grpc
 
 from parlour.client import Backoff, GatewayClient
-from parlour.client.matchmaking import Ask, find_match
+from parlour.client.client import Seat
+from parlour.client.matchmaking import Ask, find_match, play_now
+from parlour.client.seatbot import play_seat
+from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack, wait_serving
 
@@ -81,5 +85,33 @@ async def test_a_gateway_killed_mid_matching_seats_nobody_twice_and_loses_no_tic
                     taken = {s.seat: s.display_name for s in match.seats if s.occupied}
                     assert taken[matched.seats[0].seat] == name
                     assert len(taken) == 2
+        finally:
+            other.stop()
+
+
+async def test_bots_of_a_killed_gateway_are_restarted_and_the_match_goes_on():
+    """A lone ticket gets a bot, run by the gateway that made the match; that gateway is
+    SIGKILLed; the other gateway claims the bots' lapsed lease and restarts them, and the
+    person plays the match to its end through the other gateway."""
+    env = {**FAST, "PARLOUR_MATCH_BOTS_AFTER_SECONDS": "0.5"}
+    with LocalStack(["tinycards"], env=env) as stack:
+        async with GatewayClient(stack.address) as first:
+            (me,) = await asyncio.wait_for(
+                play_now(first, "tinycards", name="Lone", rated=False), 60)
+            async with asyncio.timeout(90):  # the bots' process starts (slow when loaded)
+                while not all(s.occupied for s in (await first.match(me.match)).seats):
+                    await asyncio.sleep(0.2)
+        other = stack.start_gateway(f"tinycards={stack.rules_target('tinycards')}")
+        try:
+            wait_serving(other)
+            stack.gateway.stop(signal.SIGKILL)
+            async with GatewayClient(other.address) as second:
+                seat = Seat(second, me.match, me.seat, me.token)
+                outcome = await asyncio.wait_for(
+                    play_seat(seat, get_game("tinycards"), "random", 1), 180)
+                assert list(outcome.scores)
+                match = await second.match(me.match)
+                assert [s.display_name.endswith("bot 1") for s in match.seats] == \
+                    [s.seat != me.seat for s in match.seats]
         finally:
             other.stop()

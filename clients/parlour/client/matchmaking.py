@@ -60,13 +60,13 @@ class Ask:
 
 
 async def find_match(
-    client: GatewayClient, ask: Ask | None = None, *, ticket: str = ""
+    client: GatewayClient, ask: Ask | None = None, *, ticket: str = "", name: str = ""
 ) -> AsyncIterator[gw.FindMatchResponse]:
     """The ticket's states, from a new ticket (`ask`) or an existing one (`ticket`), until
     the last (matched, expired or cancelled); re-opened by name after UNAVAILABLE. Leaving
     it early (aclose) closes the stream: the ticket is then matched no more, and expires
     after the host's grace unless re-opened by name."""
-    request = gw.FindMatchRequest(ticket=ticket) if ticket else ask.request()
+    request = gw.FindMatchRequest(ticket=ticket, display_name=name) if ticket else ask.request()
     attempt = 0
     while True:
         call = client.stub.FindMatch(request)

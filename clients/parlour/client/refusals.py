@@ -57,6 +57,13 @@ SENTENCES = {
     "NOT_REPLICATED": "The server could not make your move safe in time: try again.",
     "HISTORY_REWOUND": "The server lost its newest events: the table is re-read.",
     "HISTORY_TRIMMED": "The start of this match's feed is no longer kept.",
+    "BAD_TICKET": "That is not a ticket's name: use the one Play now gave you.",
+    "TICKET_NOT_FOUND": "That search for a match has ended or is unknown: press Play now again.",
+    "TICKET_ALREADY_MATCHED": "A match was found already: your seat waits at its link.",
+    "PARTY_TOO_BIG": "Your party is bigger than this way to play has seats.",
+    "SEATING_FAILED": "Your match was found but your seat was not set: try again.",
+    "NOT_YOUR_TICKET": "This search for a match is not yours: its leader must name you in it.",
+    "BAD_PARTY": "Name each friend of your party once, and not yourself.",
     "INTERNAL": "Something went wrong on the server: try again.",
 }
 #: A reason at the start of a refusal's message: "BAD_OPTIONS: …".

@@ -8,6 +8,7 @@ for states it cannot tell from the match, never for the match itself.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 from collections.abc import AsyncIterator
 
@@ -134,6 +135,12 @@ async def play_seat(
         await stream.aclose()
 
 
+def bot_secret(join_code: str, seat: int) -> str:
+    """A private table's bot seat's join secret, from its join code: bots restarted by
+    another process (a matchmade match's, issue 45) re-open the seat they held."""
+    return hashlib.sha256(f"bot|{join_code}|{seat}".encode()).hexdigest()
+
+
 async def run_bots(
     address: str,
     match: str,
@@ -154,8 +161,9 @@ async def run_bots(
         for i in range(count):
             name = names[i] if names else bot_name(strategy, i + 1)
             seat = at[i] if at else None
+            secret = bot_secret(join_code, seat) if join_code and seat is not None else None
             seats.append(await client.join(match, name, seat, bot=strategy,
-                                           join_code=join_code))
+                                           join_code=join_code, join_secret=secret))
         return await asyncio.gather(
             *(play_seat(s, game, strategy, seed + s.seat, iterations) for s in seats)
         )

@@ -10,7 +10,7 @@ import { checkSeating, wayLabel } from "./seating";
 import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorText, rewound } from "./errors";
-import { mountPlayNow } from "./matchmaking";
+import { mountPlayNow, reopenSeat, type MatchedSeat } from "./matchmaking";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -130,6 +130,8 @@ interface Kept {
   joinSecret: string;
   variant?: string;
   player?: string; // the record the seat counts toward (JoinMatchResponse.player)
+  ticket?: string; // a matchmade seat: its ticket re-opens it (FindMatchRequest.ticket)
+  token?: string; // ... and once the ticket is forgotten, its last seat token does
 }
 
 function keep(kept: Kept): void {
@@ -249,6 +251,7 @@ async function refusalOf(response: Response): Promise<string> {
 async function join(): Promise<void> {
   const match = matchName($<HTMLInputElement>("match").value);
   const mine = kept(match);
+  if (mine?.ticket) return sitMatched(await reopenSeat(mine.ticket, mine.variant, mine));
   const joinSecret = mine?.joinSecret ?? newSecret();
   try {
     const joined = await gateway.joinMatch({ match, seat: mine?.seat, displayName: name(), requestId: crypto.randomUUID(), joinSecret });
@@ -259,6 +262,13 @@ async function join(): Promise<void> {
     if (!full) throw e;
     offerToWatch(match, errorText(e));
   }
+}
+
+/** Sit at a matchmade seat, keeping its ticket and token for a reload or a later visit. */
+function sitMatched(seated: MatchedSeat): Promise<void> {
+  const { match, seat, variant, ticket, token } = seated;
+  keep({ match, seat, joinSecret: "", variant, ticket, token });
+  return sit(seated);
 }
 
 function offerToWatch(match: string, why: string): void {
@@ -577,7 +587,7 @@ async function start(): Promise<void> {
   setInterval(drawClocks, 1000);
   $<HTMLInputElement>("name").value = localStorage.getItem("parlour:name") || $<HTMLInputElement>("name").value;
   await loadGames();
-  mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit, error });
+  mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit: sitMatched, error });
   lobbyRecords();
   const [kind, match] = window.location.hash.slice(1).split("=");
   if (match && (kind === "join" || kind === "watch")) {

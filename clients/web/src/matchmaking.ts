@@ -1,6 +1,7 @@
 // "Play now" (issue 45): for each game and way to play, a ticket on the gateway's
 // matchmaking (FindMatch); while it searches the page shows the rating window as it
 // widens, with a Cancel button; once matched, the page sits down at the match's seat.
+import { ConnectError } from "@connectrpc/connect";
 import { gateway } from "./api";
 import { errorText } from "./errors";
 import { TicketState, type FindMatchResponse, type Game } from "./gen/parlour/gateway/v1/gateway_pb";
@@ -11,6 +12,28 @@ export interface MatchedSeat {
   token: string;
   seat: number;
   variant: string;
+  ticket: string; // re-opens the seat after a reload (reopenSeat)
+}
+
+/** A matched ticket's seat again, with a fresh token (a reload, a second visit); once the
+ * gateway forgot the ticket (its keep period after the match was found), the seat's last
+ * token as `kept`. */
+export async function reopenSeat(
+  ticket: string, variant = "", kept?: { match: string; seat: number; token?: string },
+): Promise<MatchedSeat> {
+  try {
+    for await (const state of gateway.findMatch({ ticket })) {
+      if (state.state === TicketState.MATCHED) {
+        const mine = state.seats[0];
+        return { match: state.match, token: mine.seatToken, seat: mine.seat, variant, ticket };
+      }
+    }
+  } catch (e) {
+    const forgotten = e instanceof ConnectError && /^TICKET_NOT_FOUND:/.test(e.rawMessage);
+    if (!forgotten || !kept?.token) throw e;
+    return { match: kept.match, token: kept.token, seat: kept.seat, variant, ticket };
+  }
+  throw new Error("TICKET_NOT_FOUND: that search for a match ended without a match");
 }
 
 interface Hooks {
@@ -94,7 +117,7 @@ export function mountPlayNow(games: Game[], hooks: Hooks): void {
           const mine = state.seats[0];
           wait.textContent = "";
           waiting(false);
-          await hooks.sit({ match: state.match, token: mine.seatToken, seat: mine.seat, variant: label });
+          await hooks.sit({ match: state.match, token: mine.seatToken, seat: mine.seat, variant: label, ticket });
           return;
         } else {
           wait.textContent = state.state === TicketState.EXPIRED

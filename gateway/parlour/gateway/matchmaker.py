@@ -2,7 +2,10 @@
 a few times a second (store/match.lua; two gateways' passes never take one ticket twice,
 so running one on every gateway is what keeps matching going when a gateway dies), then
 the matches it made are created through the rules services, and bots started for the
-seats a long wait left to them.
+seats a long wait left to them. Those bots are held by a lease in Redis that the gateway
+running them renews every pass; when it dies (SIGKILL) or stops, the lease lapses and any
+gateway's matcher claims it and restarts the bots, which re-open their seats (a bot seat's
+join secret comes from the match's join code and the seat), so the match goes on.
 
 Where a ticket's seats are: the match's seed shuffles the group's members (each ticket's
 in ticket-id order, its caller first) and its bot seats, so any gateway finds the same
@@ -30,11 +33,14 @@ from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store.ticketstore import TicketStore
+from parlour.store import keys
+from parlour.store.ticketstore import TicketStore, now_ms
 
 log = logging.getLogger("parlour.gateway.matchmaker")
 #: The environment variable carrying a join code to `parlour bots` (not its command line).
 JOIN_CODE = "PARLOUR_JOIN_CODE"
+#: Restarts of one match's bots after which they are given up (they keep failing).
+MOST_RESTARTS = 5
 
 
 def pool_parts(pool: str) -> tuple[str, str, bool]:
@@ -43,11 +49,13 @@ def pool_parts(pool: str) -> tuple[str, str, bool]:
     return game, variant, rated == "r"
 
 
-def member_proof(ticket_id: str, member: int, subject: str = "") -> str:
-    """The join proof of a ticket member's seat (what re-opens it): the asker's subject
-    with identity on, else a digest of the ticket (whose name only its holder knows)."""
-    if member == 0 and subject:
-        return subject
+def member_proof(ticket_id: str, member: int, subject: str | list[str] = "") -> str:
+    """The join proof of a ticket member's seat (what re-opens it): with identity on, the
+    member's subject (`subject`: the asker's, or a party's list of every member's), else a
+    digest of the ticket (whose name only its holder knows)."""
+    owner = subject[member] if isinstance(subject, list) else subject * (member == 0)
+    if owner:
+        return owner
     return "s" + hashlib.sha256(f"ticket|{ticket_id}|{member}".encode()).hexdigest()[:32]
 
 
@@ -78,7 +86,8 @@ class Matcher:
         self.own_address = own_address
         #: ticket id -> set when a pass here matched it (its stream need not wait a poll).
         self.waiters: dict[str, asyncio.Event] = {}
-        self.bots: set[subprocess.Popen] = set()
+        #: match id -> the `parlour bots` process this gateway runs for it.
+        self.bots: dict[str, subprocess.Popen] = {}
         self.task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -89,9 +98,9 @@ class Matcher:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        for bots in self.bots:
+        for bots in self.bots.values():  # their leases lapse: another gateway restarts them
             bots.terminate()
-        for bots in self.bots:
+        for bots in self.bots.values():
             try:
                 await asyncio.wait_for(asyncio.to_thread(bots.wait), 5)
             except TimeoutError:
@@ -104,10 +113,38 @@ class Matcher:
         while True:
             try:
                 await self.run_passes()
+                await self.keep_bots()
             except Exception:  # noqa: BLE001 - keep matching; health reports Redis
                 log.exception("matching pass failed")
-            self.bots = {b for b in self.bots if b.poll() is None}
             await asyncio.sleep(self.settings.pass_seconds)
+
+    @property
+    def bot_lease_ms(self) -> int:
+        """How long a bot lease outlives its last renewal (many passes)."""
+        return max(5000, int(self.settings.pass_seconds * 20_000))
+
+    async def keep_bots(self) -> None:
+        """Renew the leases of the bots running here, drop those of bots that finished,
+        and restart the bots of lapsed leases (a gateway died, or its bots crashed)."""
+        until = now_ms() + self.bot_lease_ms
+        for match, bots in list(self.bots.items()):
+            if bots.poll() is not None:
+                del self.bots[match]
+                if bots.returncode == 0:  # played to the end
+                    await self.tickets.drop_bots(match)
+        await self.tickets.renew_bots(list(self.bots), until)
+        for match, bots in await self.tickets.claim_bots(until, 4):
+            if match in self.bots:  # ours, still running (a late renewal): keep them
+                continue
+            code, status = await self.tickets.redis.hmget(keys.meta(match), "code", "status")
+            if code is None or status == b"finished" or not bots or \
+                    bots.get("n", 0) >= MOST_RESTARTS:
+                await self.tickets.drop_bots(match)
+                continue
+            bots["n"] = bots.get("n", 0) + 1
+            await self.tickets.lease_bots(match, bots, until)
+            log.info("restarting a matchmade match's bots", extra={"match": match})
+            self.spawn_bots(match, bots["seats"], code.decode())
 
     async def run_passes(self) -> int:
         """One pass over every listed pool; returns the matches made."""
@@ -159,17 +196,19 @@ class Matcher:
                 raise
             return False
         if ticket["b"]:
-            self.start_bots(match, ticket, code)
+            seats = [i for i, (tid, _) in enumerate(seat_slots(ticket)) if not tid]
+            await self.tickets.lease_bots(match, {"seats": seats, "n": 0},
+                                          now_ms() + self.bot_lease_ms)
+            self.spawn_bots(match, seats, code)
         return True
 
-    def start_bots(self, match: str, ticket: dict, code: str) -> None:
+    def spawn_bots(self, match: str, seats: list[int], code: str) -> None:
         """`parlour bots` for the match's bot seats, in its own process, against this
         gateway, with the match's join code in its environment."""
-        seats = [str(i) for i, (tid, _) in enumerate(seat_slots(ticket)) if not tid]
-        self.bots.add(subprocess.Popen(
+        self.bots[match] = subprocess.Popen(
             [sys.executable, "-m", "parlour.cli", "bots", f"matches/{match}",
-             "--seats", ",".join(seats), "--strategy", self.settings.bot_strategy,
+             "--seats", ",".join(map(str, seats)), "--strategy", self.settings.bot_strategy,
              "--gateway", self.own_address()],
             env={**os.environ, JOIN_CODE: code},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        )

@@ -101,6 +101,7 @@ class TicketCalls(Edge):
             if request.ticket:
                 pool, ticket_id = parse_ticket(request.ticket)
                 name = request.ticket
+                await self.join_party(name, pool, ticket_id, request.display_name)
             else:
                 pool, ticket_id = await self.new_ticket(request, context)
                 name = f"tickets/{pool.replace(':', '/')}/{ticket_id}"
@@ -152,17 +153,17 @@ class TicketCalls(Edge):
                 "PARTY_TOO_BIG",
             )
         who = identity.current()
-        if who is not None and request.party:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION, "PARTY_NOT_WITH_IDENTITY",
-                "with identity on, a seat belongs to the person who asked for it: each friend "
-                "asks for a ticket of their own",
-            )
         rated = not request.HasField("rated") or request.rated
         pool = f"{game}:{name}:{digest}:{'r' if rated else 'f'}"
-        names = [request.display_name, *request.party]
-        records = [who.key if who is not None else name_key(request.display_name)]
-        records += [name_key(n) for n in request.party]
+        if who is None:
+            names = [request.display_name, *request.party]
+            records = [name_key(n) for n in names]
+        else:  # the party names subjects; each confirms with its own identity (join_party)
+            names = [request.display_name, *([""] * len(request.party))]
+            records = [who.key, *(identity.subject_key(s) for s in request.party)]
+            if len(set(records)) < len(records):
+                raise invalid_argument("party", "name each friend once, and not yourself",
+                                       "BAD_PARTY")
         stored = dict(zip(records, await self.ratings.read(game, name, records), strict=True))
         mus = [Standing.decode(stored[r]).mu if stored.get(r) else NEW_RATING for r in records]
         asked = now_ms()
@@ -173,9 +174,26 @@ class TicketCalls(Edge):
             "p": [[n, r] for n, r in zip(names, records, strict=True)],
             "w": who.key if who is not None else "",
         }
+        if who is not None and request.party:
+            ticket.update(ws=records, q=records[1:])
         ticket_id = secrets.token_hex(16)
         await self.tickets.put(pool, ticket_id, ticket, self.matchmaking.pool_lifetime_ms)
         return pool, ticket_id
+
+    async def join_party(self, name: str, pool: str, ticket_id: str, display: str) -> None:
+        """With identity on, a ticket is followed only by its asker (a party's: by its
+        members); a member named but not yet confirmed confirms now, under `display`."""
+        ticket = await self.tickets.get(pool, ticket_id)
+        if ticket is None:
+            raise ticket_missing(name)
+        if not ticket["w"]:
+            return
+        who = identity.current()
+        if who is None or who.key not in (ticket.get("ws") or [ticket["w"]]):
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "NOT_YOUR_TICKET",
+                               f"{name} is another person's ticket, and does not name you")
+        if who.key in (ticket.get("q") or ()):
+            await self.tickets.confirm(pool, ticket_id, who.key, display or "guest")
 
     @property
     def lease_ms(self) -> int:
@@ -186,11 +204,12 @@ class TicketCalls(Edge):
         """The ticket's state until it ends; the lease lapses when the stream closes."""
         settings = self.matchmaking
         grace = int(settings.grace_seconds * 1000)
+        longest = int(settings.longest_wait_seconds * 1000)
         event = self.matcher.waiters.setdefault(ticket_id, asyncio.Event())
         sent = ticket = None
         try:
             while True:
-                ticket = await self.tickets.touch(pool, ticket_id, self.lease_ms, grace)
+                ticket = await self.tickets.touch(pool, ticket_id, self.lease_ms, grace, longest)
                 if ticket is None:
                     raise ticket_missing(name)
                 state = ticket["s"]
@@ -218,20 +237,25 @@ class TicketCalls(Edge):
             if self.matcher.waiters.get(ticket_id) is event:
                 del self.matcher.waiters[ticket_id]
             if sent is not None or ticket is not None:
-                task = asyncio.ensure_future(self.tickets.touch(pool, ticket_id, 0, grace))
+                task = asyncio.ensure_future(self.tickets.touch(pool, ticket_id, 0, grace, longest))
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def seat(self, pool: str, ticket_id: str, ticket: dict, reply) -> None:
-        """Seat a matched ticket's members (re-opening their seats when seated already)."""
+        """Seat a matched ticket's members (re-opening their seats when seated already); a
+        party's with identity on: only the caller's own seat."""
         await self.matcher.ensure_match(pool, ticket)
         match = ticket["m"]
         members = ticket["p"]
         seats = {slot: i for i, slot in enumerate(seat_slots(ticket))}
         reply.match, reply.match_seats, reply.bot_seats = f"matches/{match}", ticket["N"], \
             ticket["b"]
+        subjects = ticket.get("ws") or ticket["w"]
+        who = identity.current()
         for k, (display, record) in enumerate(members):
-            owner = k == 0 and ticket["w"]
-            proof = member_proof(ticket_id, k, ticket["w"])
+            if isinstance(subjects, list) and (who is None or subjects[k] != who.key):
+                continue
+            proof = member_proof(ticket_id, k, subjects)
+            owner = subjects[k] if isinstance(subjects, list) else subjects * (k == 0)
             token = tokens.new_token()
             seat = seats[(ticket_id, k)]
             taken = await self.store.take_seat(
@@ -242,6 +266,6 @@ class TicketCalls(Edge):
             if len(taken) > 1:
                 self.revocations.revoke(taken[2])
             if owner:
-                await self.store.note_mine(ticket["w"], match, now_ms())
+                await self.store.note_mine(owner, match, now_ms())
             reply.seats.add(seat=seat, seat_token=token, display_name=display)
 

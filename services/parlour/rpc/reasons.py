@@ -66,9 +66,10 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     ),
     "PARTY_TOO_BIG": ("INVALID_ARGUMENT", "The party does not fit the seats asked for."),
     "SEATING_FAILED": ("INTERNAL", "A matched ticket's seat could not be taken."),
-    "PARTY_NOT_WITH_IDENTITY": (
-        "FAILED_PRECONDITION",
-        "With identity on a seat belongs to its asker: each friend asks for their own ticket.",
+    "BAD_PARTY": ("INVALID_ARGUMENT", "A party names each friend once, and not its asker."),
+    "NOT_YOUR_TICKET": (
+        "PERMISSION_DENIED",
+        "With identity on, a ticket is followed only by its asker and the friends it names.",
     ),
     "MATCH_EXISTS": ("ALREADY_EXISTS", "A match with that id exists already."),
     "SEAT_TAKEN": ("FAILED_PRECONDITION", "The seat asked for is taken."),

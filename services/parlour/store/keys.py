@@ -162,3 +162,10 @@ def tickets_done(pool: str) -> str:
 #: Sorted set: every matchmaking pool with tickets -> when a ticket last entered it (ms);
 #: each gateway's matcher runs a pass over every pool listed.
 POOLS = "parlour:mm:pools"
+
+#: Sorted set: a matchmade match whose bots run -> until when (ms) the gateway running them
+#: holds it (it renews the lease every pass); a lapsed lease is claimed by any gateway's
+#: matcher, which restarts the bots (store/bots.lua). One hash tag with BOT_SEATS.
+BOT_LEASES = "parlour:{mm:bots}:leases"
+#: Hash: such a match -> its bots as JSON: seats (the bot seats), n (restarts so far).
+BOT_SEATS = "parlour:{mm:bots}:seats"

@@ -89,7 +89,7 @@ for _, anchor in ipairs(redis.call('ZRANGE', KEYS[3], 0, anchors - 1)) do
         local match, seed = ARGV[next_pair], ARGV[next_pair + 1]
         next_pair = next_pair + 2
         local sizes = {}
-        for _, id in ipairs(group) do sizes[#sizes + 1] = {id, cache[id].n, cache[id].w or ''} end
+        for _, id in ipairs(group) do sizes[#sizes + 1] = {id, cache[id].n, cache[id].ws or cache[id].w or ''} end
         out[#out + 1] = match
         for _, id in ipairs(group) do
           local t = cache[id]

@@ -62,6 +62,7 @@ class TicketStore:
         folder = resources.files("parlour.store")
         self._ticket = client.register_script(folder.joinpath("tickets.lua").read_text())
         self._match = client.register_script(folder.joinpath("match.lua").read_text())
+        self._claim = client.register_script(folder.joinpath("bots.lua").read_text())
 
     async def put(self, pool: str, ticket_id: str, ticket: dict, lifetime_ms: int) -> None:
         """Store a new searching ticket and list its pool; the pool's keys live
@@ -70,13 +71,14 @@ class TicketStore:
         await self._ticket(keys=pool_keys(pool), args=args)
         await self.redis.zadd(keys.POOLS, {pool: ticket["t"]})
 
-    async def touch(self, pool: str, ticket_id: str, lease_ms: int, grace_ms: int) -> dict | None:
+    async def touch(self, pool: str, ticket_id: str, lease_ms: int, grace_ms: int,
+                    longest_ms: int) -> dict | None:
         """Renew a ticket's lease (a stream follows it) until now + lease_ms, and return it;
-        lease_ms 0 lets the lease lapse now (the stream closed). None: no such ticket."""
+        lease_ms 0 lets the lease lapse now (the stream closed). None: no such ticket. A
+        party still gathering `longest_ms` after it was asked expires."""
         now = now_ms()
-        raw = await self._ticket(
-            keys=pool_keys(pool), args=["touch", ticket_id, now + lease_ms, now, grace_ms]
-        )
+        raw = await self._ticket(keys=pool_keys(pool), args=[
+            "touch", ticket_id, now + lease_ms, now, grace_ms, longest_ms])
         return json.loads(raw) if raw else None
 
     async def get(self, pool: str, ticket_id: str) -> dict | None:
@@ -86,6 +88,13 @@ class TicketStore:
     async def cancel(self, pool: str, ticket_id: str) -> dict | None:
         """Cancel a searching ticket; returns the ticket as it stands after (None: unknown)."""
         raw = await self._ticket(keys=pool_keys(pool), args=["cancel", ticket_id, now_ms()])
+        return json.loads(raw) if raw else None
+
+    async def confirm(self, pool: str, ticket_id: str, subject: str, name: str) -> dict | None:
+        """A party member (identity on) confirms under `name`; the ticket after (None:
+        unknown). The last confirmation puts the ticket in the pool."""
+        raw = await self._ticket(keys=pool_keys(pool),
+                                 args=["confirm", ticket_id, subject, name, now_ms()])
         return json.loads(raw) if raw else None
 
     async def pools(self, lifetime_ms: int) -> list[str]:
@@ -116,3 +125,29 @@ class TicketStore:
                 made.append((current[0], current[1:]))
                 current = []
         return int(reply[0]), made
+
+    async def lease_bots(self, match: str, bots: dict, until_ms: int) -> None:
+        """Hold a matchmade match's bots (`bots`: seats, n restarts) until `until_ms`."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.BOT_SEATS, match, json.dumps(bots))
+        pipe.zadd(keys.BOT_LEASES, {match: until_ms})
+        await pipe.execute()
+
+    async def renew_bots(self, matches: list[str], until_ms: int) -> None:
+        """Renew the leases of the bots this gateway runs (only leases still listed)."""
+        if matches:
+            await self.redis.zadd(keys.BOT_LEASES, dict.fromkeys(matches, until_ms), xx=True)
+
+    async def claim_bots(self, until_ms: int, most: int) -> list[tuple[str, dict]]:
+        """Lapsed bot leases, now held until `until_ms` by this caller alone."""
+        reply = await self._claim(keys=[keys.BOT_LEASES, keys.BOT_SEATS],
+                                  args=[now_ms(), until_ms, most])
+        return [(reply[i].decode(), json.loads(reply[i + 1]) if reply[i + 1] else {})
+                for i in range(0, len(reply), 2)]
+
+    async def drop_bots(self, match: str) -> None:
+        """The match's bots are done (it ended, or they cannot run): no lease."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zrem(keys.BOT_LEASES, match)
+        pipe.hdel(keys.BOT_SEATS, match)
+        await pipe.execute()
