@@ -142,7 +142,6 @@ async def test_i_say_holmes_is_played_with_cards(redis_url):
     assert "Game over." in seen["text"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("case", ["murdercastle-standard", "murdercastle-automa-beginner",
                                   "murdercastle-play-as-holmes", "murdercastle-second-story"])
 async def test_murder_castle_is_played_on_its_castle(redis_url, case):
@@ -155,7 +154,6 @@ async def test_murder_castle_is_played_on_its_castle(redis_url, case):
     assert "Game over." in seen["text"]
 
 
-@pytest.mark.slow
 async def test_house_of_horrors_is_played_on_its_board(redis_url):
     """House of Horrors to the end: Rooms, battles, cards in hand and spoils clicked."""
     seen = await play_on_the_board(redis_url, "houseofhorrors-standard", "houseofhorrors.png")
@@ -165,7 +163,6 @@ async def test_house_of_horrors_is_played_on_its_board(redis_url):
     assert "Game over." in seen["text"]
 
 
-@pytest.mark.slow
 async def test_clash_of_minds_with_agents_is_played_on_its_board(redis_url):
     """Clash of Minds' Agent mode to the end: the Agents are clicked too."""
     seen = await play_on_the_board(redis_url, "clashofminds-agents", "clashofminds-agents.png",
