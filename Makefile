@@ -92,7 +92,7 @@ web: setup
 
 # docs/pictures/<game>.png: each game's board, mid-match, from the board browser tests
 pictures: setup $(WEB_DEPS)
-	PARLOUR_PICTURES=1 $(BIN)/python -m pytest -q -n 0 -p no:randomly tests/test_board_browser.py 
+	PARLOUR_PICTURES=1 $(BIN)/python -m pytest -q -n 0 -p no:randomly tests/test_board_browser.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
