@@ -10,7 +10,7 @@ import uuid
 import grpc
 
 from parlour.engine import audit
-from parlour.gateway import identity, public, tokens
+from parlour.gateway import correspondence, identity, public, tokens
 from parlour.gateway.edge import (
     Edge,
     check_any,
@@ -102,7 +102,7 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
         "time_bank_increment_ms": str(life.time_bank_increment_ms),
         "abandon_after": str(life.abandon_after_timeouts),
         "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "platform",
-    }
+    } | correspondence.meta(life)
     if request.allow_spectators and not request.HasField("invitation"):
         meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
     return meta
