@@ -175,6 +175,12 @@ def cmd_serve_gateway(args: argparse.Namespace) -> None:
     main(args.workers)
 
 
+def cmd_serve_notifier(args: argparse.Namespace) -> None:
+    from parlour.notify.notifier import main
+
+    main()
+
+
 def cmd_up(args: argparse.Namespace) -> None:
     from parlour.launcher import LocalStack, redacted
 
@@ -651,6 +657,9 @@ def parser() -> argparse.ArgumentParser:
                    "serving /metrics on PARLOUR_METRICS_PORT + I (default: "
                    "$PARLOUR_GATEWAY_WORKERS, else 1)")
     p.set_defaults(run=cmd_serve_gateway, extra="server")
+    p = sub.add_parser("serve-notifier", help="send the notification outbox to the host's "
+                       "webhook (PARLOUR_NOTIFY_URL, PARLOUR_NOTIFY_SECRET)")
+    p.set_defaults(run=cmd_serve_notifier, extra="server")
     p = sub.add_parser("describe", help="a game's Options, Action, Event and View messages "
                        "with their comments (from the installed descriptors)")
     p.add_argument("game")
