@@ -17,17 +17,25 @@ only in a process.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.settings import Settings
 
 #: Tests only: a file holding milliseconds added to the wall clock, so a test drives a
 #: 3-day correspondence clock in seconds (tests/test_correspondence_clocks.py).
 CLOCK_FILE_ENV = "PARLOUR_TEST_CLOCK_FILE"
-_CLOCK_FILE = os.environ.get(CLOCK_FILE_ENV, "")
+
+
+class TestClockSettings(Settings):
+    """PARLOUR_TEST_CLOCK_FILE (tests only)."""
+
+    test_clock_file: str = ""
+
+
+_CLOCK_FILE = TestClockSettings().test_clock_file
 
 
 def _offset_ms() -> int:
