@@ -15,10 +15,11 @@ import time
 
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import own_redis
+from lifecycle_support import Table, own_redis
 from webhook_receiver import Receiver
 
 from parlour.client import GatewayClient
+from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.notify.notifier import prefs_key, sign, verify
@@ -49,7 +50,7 @@ def stack(clock_file):
     with own_redis() as redis_url:
         env = {"PARLOUR_HEARTBEAT_SECONDS": "0.2", CLOCK_FILE_ENV: str(clock_file),
                "PARLOUR_NOTIFY_OUTBOX": "1"}
-        stack = LocalStack(["tinycards"], env=env, redis_url=redis_url).start()
+        stack = LocalStack(["tinycards", "murdercastle"], env=env, redis_url=redis_url).start()
         yield stack
         stack.stop()
 
@@ -207,3 +208,25 @@ async def test_an_opted_out_kind_is_not_sent(client, stack, receiver, notifier):
         await redis.srem(prefs_key(f"players/{record}"), "match_finished")
         await redis.aclose()
     assert [n["seat"] for n in receiver.notices("match_finished", match.name)] == [0]
+
+
+async def test_undo_asked_reaches_each_awaited_seat(client, stack, receiver, notifier):
+    """A seat asks for an undo that needs agreement: every other seat is sent "undo_asked"."""
+    game = get_game("murdercastle")
+    seats = max(3, game.min_seats)
+    request = gw.CreateMatchRequest(
+        game="murdercastle", seats=seats, seed=5, allow_spectators=True,
+        lifecycle=gw.LifecycleOptions(allow_undo=True, undo_needs_agreement=True),
+    )
+    match = (await client.stub.CreateMatch(request)).match
+    players = [await client.join(match.name, f"p{i}") for i in range(seats)]
+    table = Table(game, client, stack, match, players)
+    try:
+        seat, action = await table.find(None)
+        await players[seat].submit(action)
+        asked = (await table.undo(seat)).result.progress
+    finally:
+        await table.close()
+    awaited = sorted(asked.undo_request.awaiting)
+    await eventually(lambda: len(receiver.notices("undo_asked", match.name)) == len(awaited))
+    assert sorted(n["seat"] for n in receiver.notices("undo_asked", match.name)) == awaited
