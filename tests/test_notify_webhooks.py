@@ -24,6 +24,7 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.notify.notifier import prefs_key, sign, verify
 from parlour.rules.clocks import CLOCK_FILE_ENV
+from parlour.store import keys
 
 SECRET = "whsec-test-0123456789"
 HOUR = 3_600_000
@@ -138,9 +139,9 @@ def test_signature_round_trip():
     assert not verify(SECRET, sign(SECRET, now - 3600, b"{}"), b"{}")
 
 
-async def test_a_played_match_notifies_each_turn_and_the_end(client, receiver, notifier):
+async def test_a_played_match_notifies_each_turn_and_the_end(client, stack, receiver, notifier):
     """Every turn change and the end reach the receiver, signed, each key once, with the
-    documented fields and only public facts."""
+    documented fields and only public facts; the match's notified hash expires with it."""
     match, players = await new_match(client)
     await eventually(lambda: receiver.notices("your_turn", match.name))  # the first mover
     final = await play_out(players)
@@ -157,6 +158,11 @@ async def test_a_played_match_notifies_each_turn_and_the_end(client, receiver, n
     assert turns[0]["seat"] == 0 and turns[0]["deadline_unix_ms"] > 0
     assert len({n["id"] for n in turns}) == len(turns) >= 2
     assert not receiver.duplicates
+    redis = aioredis.from_url(stack.redis_url)
+    try:
+        assert await redis.pttl(keys.notified(match.name[8:])) > 0
+    finally:
+        await redis.aclose()
 
 
 async def test_a_killed_notifier_resends_and_each_key_is_processed_once(

@@ -34,8 +34,9 @@ class OutboxSettings(Settings):
 
 
 def notified(match: str) -> str:
-    """Hash of the notices written for a match: field <kind>:<seat>[:<turn>] -> idempotency key."""
-    return f"parlour:{{{match}}}:notified"
+    """Hash of the notices written for a match: field <kind>:<seat>[:<turn>] -> idempotency
+    key, `turn:<seat>` and `v`; it expires with the match's metadata."""
+    return keys.notified(match)
 
 
 def seat_facts(meta: dict[bytes, bytes], seat: int) -> tuple[str, str] | None:
@@ -119,6 +120,9 @@ class Outbox:
             await self.redis.xadd(STREAM, {"n": json.dumps(body)}, maxlen=MAXLEN,
                                   approximate=True)
             written += 1
+        ttl = await self.redis.pttl(keys.meta(match))
+        if ttl > 0:
+            await self.redis.pexpire(notified(match), ttl)
         return written
 
     async def _turns(self, match: str, progress: pb.MatchProgress, seats: int) -> dict:
