@@ -63,7 +63,8 @@ class NotifierProcess:
         self.env = {**os.environ, "PARLOUR_REDIS_URL": stack.redis_url,
                     "PARLOUR_NOTIFY_URL": receiver.url, "PARLOUR_NOTIFY_SECRET": SECRET,
                     "PARLOUR_NOTIFY_SWEEP_SECONDS": "0.3", "PARLOUR_NOTIFY_BACKOFF_SECONDS": "0.3",
-                    "PARLOUR_NOTIFY_CLOCK_LOW_HOURS": "12", CLOCK_FILE_ENV: str(clock_file)}
+                    "PARLOUR_NOTIFY_CLOCK_LOW_HOURS": "12", CLOCK_FILE_ENV: str(clock_file),
+                    "PARLOUR_NOTIFY_POST_TIMEOUT_SECONDS": "1"}
         self.process = None
 
     def start(self) -> NotifierProcess:
@@ -236,3 +237,20 @@ async def test_undo_asked_reaches_each_awaited_seat(client, stack, receiver, not
     awaited = sorted(asked.undo_request.awaiting)
     await eventually(lambda: len(receiver.notices("undo_asked", match.name)) == len(awaited))
     assert sorted(n["seat"] for n in receiver.notices("undo_asked", match.name)) == awaited
+
+
+async def test_a_pool_of_notifiers_sends_each_notice_once(client, stack, receiver, clock_file):
+    """Three notifier processes share the consumer group: every notice of a played match is
+    delivered exactly once (no duplicates reach the receiver)."""
+    pool = [NotifierProcess(stack, receiver, clock_file).start() for _ in range(3)]
+    try:
+        before = len(receiver.received)
+        match, players = await new_match(client)
+        await play_out(players, seed=3)
+        await eventually(lambda: len(receiver.notices("match_finished", match.name)) == 2)
+        await asyncio.sleep(2)  # a duplicate would have come by now
+    finally:
+        for process in pool:
+            process.stop()
+    mine = [r["key"] for r in receiver.received[before:] if r["key"].startswith(match.name[8:])]
+    assert len(mine) == len(set(mine)) == len(receiver.notices(match=match.name))

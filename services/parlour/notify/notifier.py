@@ -3,8 +3,9 @@
 Notifiers form one consumer group on the outbox stream, so a pool sends each notice once.
 A notice is acknowledged only after the receiver answered 2xx (or after MAX_ATTEMPTS, when
 it moves to the dead-letter stream); until then it stays pending, and any notifier claims it
-again once it has been idle for its backoff (1 s, doubling, at most 10 min) — a notice a
-killed notifier was sending included. Each POST carries `Parlour-Signature:
+again once it has been idle for its backoff (1 s, doubling, at most 10 min, and never less
+than the POST timeout + 1 s, so a try in flight is not duplicated) — a notice a killed
+notifier was sending included. Each POST carries `Parlour-Signature:
 t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` and `Idempotency-Key`.
 Every PARLOUR_NOTIFY_SWEEP_SECONDS a notifier also re-reads each timed match (closing the gap
 between a commit and its outbox write) and writes "clock_low" for seats near their deadline.
@@ -36,8 +37,6 @@ from parlour.store import keys
 log = logging.getLogger("parlour.notify")
 DEAD = "parlour:notify:dead"
 MAX_ATTEMPTS = 12
-#: A receiver that does not answer within this many seconds counts as a failure.
-POST_TIMEOUT = 10.0
 
 
 def prefs_key(player: str) -> str:
@@ -54,6 +53,9 @@ class NotifierSettings(Settings):
     notify_clock_low_hours: Annotated[float, Field(ge=0)] = 12.0
     notify_sweep_seconds: Annotated[float, Field(gt=0)] = 30.0
     notify_backoff_seconds: Annotated[float, Field(gt=0)] = 1.0
+    #: A receiver that does not answer within this many seconds counts as a failure; no
+    #: notice is claimed again sooner than this after its last try began.
+    notify_post_timeout_seconds: Annotated[float, Field(gt=0)] = 10.0
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -81,7 +83,7 @@ class Notifier:
         self.redis = redis
         self.settings = settings
         self.name = name or f"notifier-{os.getpid()}"
-        self.http = httpx.AsyncClient(timeout=POST_TIMEOUT)
+        self.http = httpx.AsyncClient(timeout=settings.notify_post_timeout_seconds)
         self.outbox = Outbox(redis)
 
     async def ensure_group(self) -> None:
@@ -111,8 +113,10 @@ class Notifier:
                 await asyncio.sleep(1)
 
     def backoff(self, deliveries: int) -> float:
-        """Seconds a notice delivered `deliveries` times waits before the next try."""
-        return min(600.0, self.settings.notify_backoff_seconds * 2 ** max(0, deliveries - 1))
+        """Seconds a notice delivered `deliveries` times waits before the next try: never
+        less than a POST may take, so a try still in flight is not sent twice by the pool."""
+        doubled = self.settings.notify_backoff_seconds * 2 ** max(0, deliveries - 1)
+        return max(self.settings.notify_post_timeout_seconds + 1, min(600.0, doubled))
 
     async def retry_due(self) -> None:
         """Claim and re-send the pending notices whose backoff passed (any consumer's)."""
