@@ -254,3 +254,15 @@ async def test_a_pool_of_notifiers_sends_each_notice_once(client, stack, receive
             process.stop()
     mine = [r["key"] for r in receiver.received[before:] if r["key"].startswith(match.name[8:])]
     assert len(mine) == len(set(mine)) == len(receiver.notices(match=match.name))
+
+
+async def test_the_first_mover_of_an_untimed_match_is_told_once_seated(client, receiver, notifier):
+    """Joining commits nothing, so the gateway writes the first "your_turn" when the seat is
+    taken (no sweep covers an untimed match)."""
+    match = (await client.stub.CreateMatch(gw.CreateMatchRequest(
+        game="tinycards", seats=2, allow_spectators=True))).match
+    for i in range(2):
+        await client.join(match.name, f"p{i}")
+    await eventually(lambda: receiver.notices("your_turn", match.name))
+    (turn,) = receiver.notices("your_turn", match.name)
+    assert turn["seat"] == 0 and turn["deadline_unix_ms"] == 0

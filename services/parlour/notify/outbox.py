@@ -1,10 +1,10 @@
 """The notification outbox: what a match change means for each seat, written to a Redis stream.
 
 After each commit a rules replica (with PARLOUR_NOTIFY_OUTBOX on) calls `changed` with the
-committed progress; the notifiers' sweep calls it again for every timed match, so a replica
-dying between its commit and this write loses nothing. Each notice is written once: a
-per-match hash remembers which were written (HSETNX), and its field is the notice's
-idempotency key.
+committed progress, and a gateway after each seat taken; the notifiers' sweep calls it again
+for every timed match, so a replica dying between its commit and this write loses nothing.
+Each notice is written once: a per-match hash remembers which were written (HSETNX), and
+its field is the notice's idempotency key.
 
 Only public facts go into a notice: the match, its game, the seat, whose turn it is, the
 deadline and the outcome (the same as any spectator's progress).
@@ -13,11 +13,13 @@ deadline and the outcome (the same as any spectator's progress).
 from __future__ import annotations
 
 import json
+import logging
 
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings
 from parlour.store import keys
 
+log = logging.getLogger("parlour.notify")
 #: The outbox stream every notifier reads (consumer group GROUP).
 STREAM = "parlour:notify:outbox"
 GROUP = "notifiers"
@@ -28,7 +30,8 @@ MAXLEN = 100_000
 
 
 class OutboxSettings(Settings):
-    """PARLOUR_NOTIFY_OUTBOX: whether rules replicas write notices (off by default)."""
+    """PARLOUR_NOTIFY_OUTBOX: whether rules replicas and gateways write notices (off by
+    default)."""
 
     notify_outbox: bool = False
 
@@ -82,6 +85,15 @@ class Outbox:
 
     def __init__(self, redis) -> None:
         self.redis = redis
+
+    async def seated(self, match: str, progress_bytes: bytes) -> None:
+        """A seat was taken (the gateway's JoinMatch): the notices of the match as it stands
+        (the first mover's "your_turn" once its seat is taken). A failure is only logged:
+        the seat stands, and the notifiers' sweep writes it for a timed match."""
+        try:
+            await self.changed(match, pb.MatchProgress.FromString(progress_bytes))
+        except Exception:  # noqa: BLE001 - the join stands
+            log.exception("outbox write failed", extra={"match": match})
 
     async def changed(self, match: str, progress: pb.MatchProgress,
                       clock_low_before_ms: int = 0, now_ms: int = 0) -> int:
