@@ -175,6 +175,12 @@ def cmd_serve_gateway(args: argparse.Namespace) -> None:
     main(args.workers)
 
 
+def cmd_serve_notifier(args: argparse.Namespace) -> None:
+    from parlour.notify.notifier import main
+
+    main()
+
+
 def cmd_up(args: argparse.Namespace) -> None:
     from parlour.launcher import LocalStack, redacted
 
@@ -485,6 +491,31 @@ def cmd_leaderboard(args: argparse.Namespace) -> None:
     print("\n".join(leaderboard_lines(board, where(game, board.variant))))
 
 
+def cmd_matches(args: argparse.Namespace) -> None:
+    import asyncio
+    from pathlib import Path
+
+    import grpc
+
+    from parlour.client.client import GatewayClient
+    from parlour.client.mymatches import lines
+
+    address = gateway_address(args)
+    token = Path(args.token_file).read_text().strip()
+
+    async def fetch():
+        async with GatewayClient(address, identity_token=token) as client:
+            return await client.my_matches()
+
+    try:
+        mine = asyncio.run(fetch())
+    except grpc.RpcError as error:
+        from parlour.client.refusals import error_text
+
+        raise UsageError(error_text(error)) from None
+    print("\n".join(lines(mine)))
+
+
 def cmd_record(args: argparse.Namespace) -> None:
     import asyncio
 
@@ -655,6 +686,9 @@ def parser() -> argparse.ArgumentParser:
                    "serving /metrics on PARLOUR_METRICS_PORT + I (default: "
                    "$PARLOUR_GATEWAY_WORKERS, else 1)")
     p.set_defaults(run=cmd_serve_gateway, extra="server")
+    p = sub.add_parser("serve-notifier", help="send the notification outbox to the host's "
+                       "webhook (PARLOUR_NOTIFY_URL, PARLOUR_NOTIFY_SECRET)")
+    p.set_defaults(run=cmd_serve_notifier, extra="server")
     p = sub.add_parser("describe", help="a game's Options, Action, Event and View messages "
                        "with their comments (from the installed descriptors)")
     p.add_argument("game")
@@ -719,6 +753,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--gateway", type=gateway_target,
                    help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
     p.set_defaults(run=cmd_record, extra="client")
+    p = sub.add_parser("matches", help="your matches across games: your turn, waiting for "
+                       "others, with the time left (needs identity on the gateway)")
+    p.add_argument("--token-file", required=True, metavar="FILE",
+                   help="a file holding your identity token (a JWT from the host's provider)")
+    p.add_argument("--gateway", type=gateway_target,
+                   help="gateway HOST:PORT (default: $PARLOUR_GATEWAY)")
+    p.set_defaults(run=cmd_matches, extra="client")
     p = sub.add_parser("verify", help="recompute every shuffle of a saved 'reveal all' log")
     p.add_argument("log", metavar="MATCH_LOG")
     p.set_defaults(run=cmd_verify, extra="")

@@ -313,6 +313,13 @@ class GatewayClient:
         seat = Seat(self, joined.match.name, joined.seat, joined.seat_token, joined.player)
         return seat, response.created
 
+    async def my_matches(self, page_size: int = 0) -> list[gw.MyMatch]:
+        """The caller's matches and its seat in each, newest join first (needs identity on
+        the gateway and this client's identity_token); parlour.client.mymatches splits them
+        into "Your turn" and "Waiting for others"."""
+        request = gw.ListMyMatchesRequest(page_size=page_size)
+        return list((await self.stub.ListMyMatches(request)).matches)
+
     async def match(self, match: str) -> gw.Match:
         """A match's public facts."""
         return (await self.stub.GetMatch(gw.GetMatchRequest(match=match))).match

@@ -11,6 +11,7 @@ import { onRenewed, signIn } from "./signin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorText, rewound } from "./errors";
 import { mountPlayNow, reopenSeat, type MatchedSeat } from "./matchmaking";
+import { askToNotify, drawMyMatches, noteTurn } from "./mymatches";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -296,7 +297,7 @@ async function sit(seated: Seated): Promise<void> {
   $("status").textContent = ""; // not the last table's end until this one is read
   $("offer").hidden = true;
   error("");
-  if (seated.token) seatsOpened.postMessage({ match: seated.match, seat: seated.seat });
+  if (seated.token) { seatsOpened.postMessage({ match: seated.match, seat: seated.seat }); askToNotify(); }
   history.replaceState(null, "", `#${seated.token ? "join" : "watch"}=${seated.match}`);
   $("feed").replaceChildren();
   $("match-name").textContent = "";
@@ -411,6 +412,7 @@ async function redraw(): Promise<void> {
   const view = decode(viewResponse.view);
   const catalogue = new Names(decode(info?.catalogue));
   $("status").textContent = status(match, progress);
+  noteTurn(seated.seat !== null && !progress.outcome && progress.pending.some((d) => d.seat === seated.seat), info?.displayName ?? game);
   $("you").textContent = viewer === null ? "You are watching." : `You are ${seatNames[viewer] || "seated"}.`;
   if (viewer !== null) agreeName(seatNames[viewer]);
   $("seats-list").textContent = "At the table: " + match.seats.map((s) => s.seat === viewer ? `${s.displayName} (you)` : s.displayName || "(empty seat)").join(" · ");
@@ -559,8 +561,11 @@ async function act(index: number): Promise<void> {
   await refresh();
 }
 
-/** The lobby's leaderboards and "Your record", whose matches open their pages. */
+/** The lobby's leaderboards and "Your record", whose matches open their pages; "Your turn"
+ * and "Waiting for others", whose matches re-open the seat. */
 function lobbyRecords(): void {
+  const rejoin = (match: string) => { $<HTMLInputElement>("match").value = match; guard(join)(); };
+  drawMyMatches((game) => gameOf(game)?.info?.displayName ?? game, rejoin).catch((e) => { $("your-turn").textContent = errorText(e); });
   const open = (match: string) => { $<HTMLInputElement>("match").value = match; guard(watch)(); };
   drawLobbyRecords(games, open).catch((e) => { $("record").textContent = errorText(e); });
 }
@@ -585,6 +590,8 @@ async function start(): Promise<void> {
   $("undo-refuse").onclick = guard(() => answerUndo(false));
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); lobbyRecords(); };
   setInterval(drawClocks, 1000);
+  setInterval(() => { if (!$("lobby").hidden && !document.hidden) lobbyRecords(); }, 30_000);
+  window.addEventListener("focus", () => { if (!$("lobby").hidden) lobbyRecords(); });
   $<HTMLInputElement>("name").value = localStorage.getItem("parlour:name") || $<HTMLInputElement>("name").value;
   await loadGames();
   mountPlayNow(games, { name, rated: () => $<HTMLInputElement>("rated").checked, sit: sitMatched, error });

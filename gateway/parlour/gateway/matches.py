@@ -10,7 +10,7 @@ import uuid
 import grpc
 
 from parlour.engine import audit
-from parlour.gateway import identity, public, tokens
+from parlour.gateway import correspondence, identity, public, tokens
 from parlour.gateway.edge import (
     Edge,
     check_any,
@@ -20,6 +20,7 @@ from parlour.gateway.edge import (
 from parlour.gateway.lobby import member as lobby_member
 from parlour.gateway.records import record_key
 from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
@@ -31,6 +32,8 @@ MAX_OPTIONS_BYTES = 16 * 1024
 MATCH_NAMESPACE = uuid.UUID("5f0b7c2e-4c1a-4d8e-9a55-7a1f0c3d2b10")
 #: Bounds of a client's join secret (JoinMatchRequest.join_secret).
 MIN_JOIN_SECRET = 16
+#: Whether a seat taken writes the match's notices (issue 44: the first mover's turn).
+NOTIFY = OutboxSettings()
 #: Most matches ListMyMatches returns by default.
 MY_MATCHES = 20
 
@@ -102,7 +105,7 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
         "time_bank_increment_ms": str(life.time_bank_increment_ms),
         "abandon_after": str(life.abandon_after_timeouts),
         "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "platform",
-    }
+    } | correspondence.meta(life)
     if request.allow_spectators and not request.HasField("invitation"):
         meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
     return meta
@@ -267,6 +270,8 @@ class MatchCalls(Edge):
         if who is not None:
             await self.store.note_mine(who.key, match, time.time_ns() // 1_000_000)
         meta, progress = await self.meta_and_progress(match)
+        if NOTIFY.notify_outbox and not reopened:
+            await Outbox(self.store.redis).seated(match, progress)
         return gw.JoinMatchResponse(
             match=match_resource(match, meta, progress),
             seat=seat,

@@ -8,12 +8,14 @@
 - lobby_calls.py: ListMatches, JoinOrCreate;
 - streams.py: StreamEvents and Play (play.py runs one Play session);
 - records.py: GetPlayerRecord, ListLeaderboard (players' ratings, issue 36);
-- tickets.py: FindMatch, CancelTicket (matchmaking, issue 45).
+- tickets.py: FindMatch, CancelTicket (matchmaking, issue 45);
+- notices.py: Get/SetNotificationPreferences (issue 44).
 """
 
 from __future__ import annotations
 
 from parlour.gateway.lobby_calls import LobbyCalls
+from parlour.gateway.notices import NoticeCalls
 from parlour.gateway.records import RecordCalls
 from parlour.gateway.streams import StreamCalls
 from parlour.gateway.tickets import TicketCalls
@@ -22,7 +24,7 @@ from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
 
 class GatewayService(
-    StreamCalls, UndoCalls, LobbyCalls, RecordCalls, TicketCalls,
+    StreamCalls, UndoCalls, LobbyCalls, RecordCalls, TicketCalls, NoticeCalls,
     gw_grpc.GatewayServiceServicer,
 ):
     """The public API (constructed with edge.Edge's parts)."""

@@ -29,7 +29,7 @@ def field_path(violation: protovalidate.Violation) -> str:
     for element in violation.proto.field.elements:
         name = element.field_name
         if element.has_field("index"):
-            name += f"[{element.index}]"
+            name += f"[{element.subscript.value}]"
         parts.append(name)
     return ".".join(parts)
 

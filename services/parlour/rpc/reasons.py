@@ -31,6 +31,10 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "WRONG_MATCH": ("INVALID_ARGUMENT", "A Play action names another match than the session's."),
     "BAD_PAGE_TOKEN": ("INVALID_ARGUMENT", "The page_token is not one ListMatches gave."),
     "BAD_RESUME_POINT": ("INVALID_ARGUMENT", "after_sequence is negative."),
+    "CLOCK_CONFLICT": (
+        "INVALID_ARGUMENT",
+        "A correspondence clock replaces turn_timer_ms and the time bank; leave them 0.",
+    ),
     "SEQUENCE_AHEAD": (
         "OUT_OF_RANGE",
         "after_sequence is past the last sequence (metadata: last_sequence).",

@@ -18,6 +18,7 @@ from parlour.engine.replay import describe
 from parlour.engine.sampling import sample_hidden
 from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import Abandoned, RulesUpdated, UndoExpired
+from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import clocks, records
@@ -190,6 +191,8 @@ class RulesCore:
         self.ratings = Ratings(
             game, RatingStore(store.redis, store.retention.finished_seconds, store.barrier)
         )
+        #: The notification outbox (issue 44), when PARLOUR_NOTIFY_OUTBOX is on.
+        self.outbox = Outbox(store.redis) if OutboxSettings().notify_outbox else None
 
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""
@@ -671,11 +674,23 @@ class RulesCore:
                 self.cache.drop(match)
                 return
             await self.store.arm_timer(self.game.name, match, None)
+            await self.notify(match, progress)
             await self.store.unlist(match)
             await self.ratings.after_commit(match, now_ms())
 
+    async def notify(self, match: str, progress: pb.MatchProgress) -> None:
+        """Write the notices of a committed change to the outbox (issue 44), when enabled; the
+        notifiers' sweep makes up for a failure here."""
+        if self.outbox is not None:
+            try:
+                await self.outbox.changed(match, progress)
+            except Exception:  # noqa: BLE001 - the action stands; the sweep retries
+                log.exception("outbox write failed", extra={"match": match})
+
     async def arm(self, match: str, progress: pb.MatchProgress, policy: ClockPolicy) -> None:
-        """Point the game's timer set at the earliest deadline of `progress` (if timed)."""
+        """Point the game's timer set at the earliest deadline of `progress` (if timed), and
+        write the change's notices."""
+        await self.notify(match, progress)
         if policy.timed:
             deadline = clocks.earliest_deadline(progress)
             await self.store.arm_timer(self.game.name, match, deadline)

@@ -120,6 +120,11 @@ def played(player: str) -> str:
 GATEWAY_CHANNEL = "parlour:gateway:"
 
 
+def notified(match: str) -> str:
+    """Hash: the notices written for a match (issue 44; parlour.notify.outbox)."""
+    return f"parlour:{{{match}}}:notified"
+
+
 def all_for(match: str) -> list[str]:
     """Every key of one match."""
     return [
@@ -129,6 +134,7 @@ def all_for(match: str) -> list[str]:
         requests(match),
         actions(match),
         gateways(match),
+        notified(match),
     ]
 
 

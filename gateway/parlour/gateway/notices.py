@@ -1,0 +1,44 @@
+"""GetNotificationPreferences and SetNotificationPreferences (issue 44): which kinds of notice
+the notifier leaves out for the signed-in person (a set in Redis beside their record)."""
+
+from __future__ import annotations
+
+from parlour.gateway import identity
+from parlour.gateway.edge import Edge
+from parlour.gateway.v1 import gateway_pb2 as gw
+from parlour.notify.notifier import prefs_key
+from parlour.rpc.errors import guarded
+
+
+def kind_word(kind: int) -> str:
+    """The webhook's "type" of a NotificationKind ("your_turn")."""
+    return gw.NotificationKind.Name(kind).removeprefix("NOTIFICATION_KIND_").lower()
+
+
+def kind_of(word: str) -> int:
+    return gw.NotificationKind.Value(f"NOTIFICATION_KIND_{word.upper()}")
+
+
+class NoticeCalls(Edge):
+    """The caller's notification preferences."""
+
+    async def preferences(self, player: str) -> gw.NotificationPreferences:
+        muted = await self.store.redis.smembers(prefs_key(player))
+        return gw.NotificationPreferences(muted=sorted(kind_of(w.decode()) for w in muted))
+
+    @guarded
+    async def GetNotificationPreferences(self, request, context):
+        who = identity.required("GetNotificationPreferences")
+        return await self.preferences(who.key)
+
+    @guarded
+    async def SetNotificationPreferences(self, request, context):
+        who = identity.required("SetNotificationPreferences")
+        key = prefs_key(who.key)
+        muted = {kind_word(k) for k in request.preferences.muted}
+        async with self.store.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if muted:
+                pipe.sadd(key, *muted)
+            await pipe.execute()
+        return await self.preferences(who.key)
