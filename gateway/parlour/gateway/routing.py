@@ -182,16 +182,18 @@ class GameRoute:
 
     def ordered(self, match: str, rules: int | None = None) -> list[Replica]:
         """The replicas for a match: with its rules version, those that play it, then those
-        that migrate it (none: empty); each group live first, in rendezvous order. Until
-        some replica's versions are known, all (the rules services check the version)."""
+        that migrate it, then those whose versions are not known yet (a replica just back
+        up: the rules services check the version themselves); each group live first, in
+        rendezvous order. Empty when no replica may play it."""
         replicas = list(self.replicas.values())
         if rules is None or not any(r.versions for r in replicas):
             return self._ranked(match, replicas)
         plays = [r for r in replicas if r.versions and rules in r.versions.served]
         moves = [r for r in replicas if r.versions and rules in r.versions.migrates]
+        unknown = [r for r in replicas if r.versions is None]
         return self._ranked(match, plays) + [
             r for r in self._ranked(match, moves) if r not in plays
-        ]
+        ] + self._ranked(match, unknown)
 
     def _ranked(self, match: str, replicas: list[Replica]) -> list[Replica]:
         """Rendezvous order over the live replicas, then the rest (down or unprobed)."""
@@ -209,9 +211,10 @@ class GameRoute:
         return any(r.live for r in self.replicas.values())
 
     def plays(self, rules: int) -> bool:
-        """Some live replica plays (or migrates) rules version `rules`."""
+        """Some live replica plays (or migrates) rules version `rules`, or may (its versions
+        are not known yet)."""
         return any(
-            r.live and r.versions and rules in r.versions.served | r.versions.migrates
+            r.live and (r.versions is None or rules in r.versions.served | r.versions.migrates)
             for r in self.replicas.values()
         )
 
@@ -400,7 +403,8 @@ class Router:
                     if error.metadata.get("rules_version") == str(rules):  # it said it did
                         self._spawn(replica.learn_versions(self.probe_seconds))
                     continue
-                last = replica_unavailable(replica, error)
+                if rules is None or replica.versions is not None:  # (one of unknown versions
+                    last = replica_unavailable(replica, error)  # was only a chance)
                 replica.down_until = time.monotonic() + self.cooldown
             if last is None and refused is not None:
                 raise refused
