@@ -242,7 +242,7 @@ async def test_time_banks_run_and_an_undo_request_is_answered(redis_url):
             cy = await client.join(match, "Cy", 2)
             async with Browser(address) as browser:
                 page = await browser.page()
-                await page.get_by_label("Match").fill(match)
+                await page.get_by_label("Match", exact=True).fill(match)
                 await page.get_by_label("Your name").fill("Ada")
                 await page.get_by_role("button", name="Join").click()
                 await page.get_by_text("Waiting for Bob").wait_for()
