@@ -60,7 +60,8 @@ def stack():
     env = {"PARLOUR_GATEWAY_WORKERS": str(WORKERS), "PARLOUR_HEARTBEAT_SECONDS": "0.5"}
     with LocalStack(["tinycards"], env=env) as running:
         workers = worker_metrics(running)
-        asyncio.run(until(lambda: all(w.metric("process_cpu_seconds_total") for w in workers)))
+        asyncio.run(until(lambda: all(w.metric("process_cpu_seconds_total") for w in workers),
+                          timeout=60.0))  # every worker up: slow on a loaded machine
         yield running
 
 
