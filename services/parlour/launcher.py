@@ -24,7 +24,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from parlour.rpc.pki import ThrowawayPki, make_throwaway_pki
 from parlour.rpc.tls import InternalTls, from_settings
 from parlour.settings import InternalTlsSettings, load
-from parlour.store.server import EmbeddedRedis, configured_url, free_port
+from parlour.store.server import EmbeddedRedis, configured_url, free_port, free_port_run
+
+#: Metrics ports kept free after a process's own: a gateway's workers serve theirs on the
+#: ports after its own (metrics_port + i), so none may be another process's.
+METRICS_RUN = 8
 
 
 def redacted(url: str) -> str:
@@ -186,7 +190,7 @@ class LocalStack:
         port: int = 0,
     ) -> Process:
         port = port or free_port(host)
-        metrics_port = free_port()
+        metrics_port = free_port_run(METRICS_RUN)
         env = {**os.environ, **self.env, **extra}
         env.update(
             PARLOUR_REDIS_URL=self.redis_url,

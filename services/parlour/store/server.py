@@ -38,6 +38,20 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+def free_port_run(count: int, host: str = "127.0.0.1") -> int:
+    """The first of `count` consecutive TCP ports free now on `host` (a gateway's workers
+    serve their metrics on the ports after its own)."""
+    while True:
+        first = free_port(host)
+        try:
+            for offset in range(1, count):
+                with socket.socket() as sock:
+                    sock.bind((host, first + offset))
+        except OSError:
+            continue
+        return first
+
+
 @dataclass
 class EmbeddedRedis:
     """A Redis server process owned by this program, in a temporary directory."""
