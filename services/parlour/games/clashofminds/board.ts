@@ -233,10 +233,35 @@ function draw(ctx: Ctx): Element {
 }
 
 /** The keys of one legal action, in the order a player clicks them. */
-function steps(choice: Choice, ctx: Ctx): string[] {
+/** The most cards in play one step highlights; past it a Crime Thread is clicked first. */
+const PLACED_AT_ONCE = 8;
+
+/** The first key of a choice about a card in play: the card itself, or (when more cards in
+ * play than PLACED_AT_ONCE could be chosen now, e.g. many Support Cards) its Crime Thread. */
+function placedSteps(ctx: Ctx, key: string, thread: number): string[] {
+  const inPlay = new Set(ctx.choices.map((c) => placedKey(c, ctx)).filter(Boolean));
+  return inPlay.size > PLACED_AT_ONCE ? [`thread:${thread}`, key] : [key];
+}
+
+/** The card in play a choice is about, if any. */
+function placedKey(choice: Choice, ctx: Ctx): string {
   const f = choice.fields;
   const seat = ctx.viewer ?? 0;
   const t = f.thread ?? 0;
+  switch (choice.kind) {
+    case "useInfluence": case "removeSupport": case "moveCard": return `placed:${seat}:${t}:${f.index ?? 0}`;
+    case "targetCard": {
+      const forged = influence(ctx, ctx.view.effect?.card)?.name === "Forged Letter";
+      return `placed:${forged ? seat : 1 - seat}:${t}:${f.index ?? 0}`;
+    }
+    default: return "";
+  }
+}
+
+function steps(choice: Choice, ctx: Ctx): string[] {
+  const f = choice.fields;
+  const t = f.thread ?? 0;
+  const placed = placedKey(choice, ctx);
   switch (choice.kind) {
     case "arrangeCrime": return ((f.order ?? []) as number[]).slice(0, 2).map((c) => `crime:${c}`);
     case "keepAgent": return ["agent"];
@@ -244,17 +269,13 @@ function steps(choice: Choice, ctx: Ctx): string[] {
     case "placeSetupCard": return [`hand:${f.card}`, `thread:${t}`];
     case "playInfluence": return [`hand:${f.card}`, `thread:${t}`, "act:ACTION_CARD_MANDATORY"];
     case "addSupport": return [`hand:${f.card}`, f.underAgent ? "agent" : `thread:${t}`, `act:${f.actionCard}`];
-    case "useInfluence": return [`placed:${seat}:${t}:${f.index ?? 0}`, `act:${f.actionCard}`];
-    case "removeSupport": return [`placed:${seat}:${t}:${f.index ?? 0}`, `act:${f.actionCard}`];
+    case "useInfluence": case "removeSupport": return [...placedSteps(ctx, placed, t), `act:${f.actionCard}`];
     case "drawInfluence": return ["deck", `act:${f.actionCard}`];
     case "activateAgent": return ["agent"];
     case "placeActionCard": return [`act:${f.card}`, `thread:${t}`];
     case "revealActionCard": return [`act:${f.card}`];
-    case "moveCard": return [`placed:${seat}:${t}:${f.index ?? 0}`, `thread:${f.toThread ?? 0}`];
-    case "targetCard": {
-      const forged = influence(ctx, ctx.view.effect?.card)?.name === "Forged Letter";
-      return [`placed:${forged ? seat : 1 - seat}:${t}:${f.index ?? 0}`];
-    }
+    case "moveCard": return [...placedSteps(ctx, placed, t), `thread:${f.toThread ?? 0}`];
+    case "targetCard": return placedSteps(ctx, placed, t);
     case "targetThread": return [`thread:${t}`];
     case "discardCard": return [`hand:${f.card}`];
     default: return [choice.kind];
@@ -287,10 +308,12 @@ function prompt(ctx: Ctx, chosen: string[], next: string[]): string {
   if (next.every((k) => k.startsWith("act:"))) return `With which Action Card${cardName ? ` (for ${cardName})` : ""}? Each says what it does.`;
   if (cardName) return `Where does ${cardName} go? Click a Crime Thread (or your Agent).`;
   if (chosen[0] === "deck") return "Draw with which Action Card?";
-  if (first.startsWith("placed:")) return "Use it (or remove it) with which Action Card?";
+  if (first.startsWith("placed:") || (first.startsWith("thread:") && chosen.length > 1)) return "Use it (or remove it) with which Action Card?";
+  if (first.startsWith("thread:")) return `Which card in Crime Thread ${Number(first.slice(7)) + 1}?`;
   const can = [
     next.some((k) => k.startsWith("hand:")) ? "a card in your hand to play it or add it as Support" : "",
     next.some((k) => k.startsWith("placed:")) ? "a card of yours in play to use it" : "",
+    next.some((k) => k.startsWith("thread:")) ? "a Crime Thread to use a card of yours in it" : "",
     next.includes("deck") ? "your deck to draw" : "",
     next.includes("agent") ? "your Agent" : "",
   ].filter(Boolean);
