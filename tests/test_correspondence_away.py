@@ -18,7 +18,9 @@ from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.matchlogs import lines, verify
+from parlour.notify.outbox import Outbox
 from parlour.rules.clocks import CLOCK_FILE_ENV
+from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 
 HOUR = 3_600_000
@@ -229,3 +231,25 @@ async def test_a_log_with_pauses_replays_and_verifies(client, clock):
     assert "verified" in verify(log).lower()
     printed = "\n".join(lines(log))
     assert "seat 1: is away until " in printed and "seat 1: is back" in printed
+
+
+async def test_a_paused_clock_is_not_low_until_the_pause_ends(stack, clock):
+    """The notices' sweep writes no "clock_low" for a seat while it is away (its deadline may
+    be near: 1 hour left plus a 2-hour pause), and writes it once the pause is over."""
+    match, now = "away-notices", clock.now()
+    redis = aioredis.from_url(stack.redis_url)
+    try:
+        await redis.hset(keys.meta(match), mapping={"seats": 2, "game": "tinycards",
+                                                    "token:0": "t0", "token:1": "t1"})
+        progress = rules.MatchProgress(version=3)
+        progress.pending.add(seat=0, kind="turn", deadline_unix_ms=now + 3 * HOUR)
+        progress.away.add(seat=0, until_unix_ms=now + 2 * HOUR, since_unix_ms=now)
+        outbox, low = Outbox(redis), 12 * HOUR
+        assert await outbox.changed(match, progress, low, now) == 1  # your_turn alone
+        assert await outbox.changed(match, progress, low, now + 2 * HOUR + 1) == 1  # clock_low
+        written = await redis.hkeys(keys.notified(match))
+        assert sorted(k.decode().split(":")[0] for k in written if b":" in k) == [
+            "clock_low", "turn", "your_turn"
+        ]
+    finally:
+        await redis.aclose()
