@@ -10,6 +10,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from parlour.engine.away import date_words
 from parlour.engine.game import Game
 from parlour.engine.text import render, seat, subject
 
@@ -187,7 +188,18 @@ def clock_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str])
             left = clock_text(decision.deadline_unix_ms - now_ms)
             who = subject(decision.seat, "has", "have")
             lines.append(render(f"{who} {left} to decide", viewer, names))
-    return lines
+    return lines + away_lines(progress, now_ms, viewer, names)
+
+
+def away_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str]) -> list[str]:
+    """Who is away until when (a correspondence match's pauses still running at `now_ms`):
+    "Ada is away until Tue 8 Dec 18:00 UTC"."""
+    return [
+        render(f"{subject(a.seat, 'is', 'are')} away until {date_words(a.until_unix_ms)}",
+               viewer, names)
+        for a in progress.away
+        if a.until_unix_ms > now_ms
+    ]
 
 
 def undo_text(progress, viewer: int | None, names: Sequence[str]) -> str:
