@@ -61,3 +61,8 @@ def meta(life: gw.LifecycleOptions) -> dict[str, str]:
     if corr.on_timeout in _POLICY:
         fields["abandon_after"], fields["on_abandon"] = _POLICY[corr.on_timeout]
     return fields
+
+
+def pause_days(meta: dict[str, str]) -> int:
+    """Match.max_pause_days: the longest pause of a correspondence match (0: none)."""
+    return int(meta.get("pause_max_ms") or 0) // DAY_MS if meta.get("corr") else 0
