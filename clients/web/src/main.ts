@@ -12,6 +12,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { errorText, rewound } from "./errors";
 import { mountPlayNow, reopenSeat, type MatchedSeat } from "./matchmaking";
 import { askToNotify, drawMyMatches, noteTurn } from "./mymatches";
+import { awayLines, drawAway, pickedUntil, setAway } from "./away";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -439,6 +440,7 @@ async function redraw(): Promise<void> {
   $("actions-box").hidden = !actions.length;
   $("prompt").textContent = render(listed?.prompt ?? "", viewer, seatNames);
   drawUndo(progress, viewer);
+  drawAway(match, progress, viewer);
   drawClocks();
   if (progress.outcome && seated.token && !ratingShown) {
     ratingShown = true;
@@ -489,6 +491,7 @@ function drawClocks(): void {
       const deadline = Number(decision.deadlineUnixMs);
       if (deadline) lines.push(render(`{seat:${decision.seat}|has|have} ${clockText(deadline - now)} to decide`, viewer, seatNames));
     }
+    lines.push(...awayLines(progress, now, viewer, seatNames));
   }
   $("clocks").textContent = lines.join(" · ");
   $("clocks").hidden = !lines.length;
@@ -588,6 +591,13 @@ async function start(): Promise<void> {
   $("offer-watch").onclick = guard(watch);
   $("undo-accept").onclick = guard(() => answerUndo(true));
   $("undo-refuse").onclick = guard(() => answerUndo(false));
+  $("away-set").onclick = guard(async () => {
+    const until = pickedUntil();
+    if (!current || Number.isNaN(until)) return error("Pick the date you are back first.");
+    await setAway(current.match, current.token, until);
+    await refresh();
+  });
+  $("away-back").onclick = guard(async () => { if (current) await setAway(current.match, current.token, 0); await refresh(); });
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); lobbyRecords(); };
   setInterval(drawClocks, 1000);
   setInterval(() => { if (!$("lobby").hidden && !document.hidden) lobbyRecords(); }, 30_000);
