@@ -6,11 +6,12 @@ shifted deadline, driven by the test clock (no sleeps). Real gateway, rules and 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import Watcher, own_redis, reason
+from lifecycle_support import Watcher, cli, own_redis, reason
 from test_correspondence_clocks import DrivenClock
 
 from parlour.client import GatewayClient
@@ -253,3 +254,20 @@ async def test_a_paused_clock_is_not_low_until_the_pause_ends(stack, clock):
         ]
     finally:
         await redis.aclose()
+
+
+async def test_the_terminal_command_sets_and_ends_a_pause(client, clock, stack):
+    """`parlour away MATCH --token T --until DATE` then `--back`; a refusal is one line and
+    exit status 2."""
+    match, players = await away_match(client)
+    until = datetime.fromtimestamp((clock.now() + DAY) // 60_000 * 60, UTC)
+    base = ["away", match.name, "--token", players[0].token, "--gateway", stack.address]
+    done = cli(*base, "--until", until.isoformat())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("You are away until ")
+    assert [a.until_unix_ms for a in (await client.match(match.name)).progress.away] == [
+        int(until.timestamp() * 1000)
+    ]
+    assert cli(*base, "--back").stdout.strip() == "You are back: your clock runs again."
+    refused = cli(*base, "--back")
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
