@@ -700,12 +700,13 @@ class RulesCore:
     async def commit_step(
         self,
         entry: Cached,
-        request: pb.UndoActionRequest | pb.AnswerUndoRequest,
+        request: pb.UndoActionRequest | pb.AnswerUndoRequest | pb.SetAwayRequest,
         fingerprint: bytes,
         step: tuple[Message, list[Message], pb.MatchProgress, pb.LoggedAction],
     ) -> pb.ActResponse:
-        """Commit an undo step (an undo, an undo request or an answer) on top of `entry`:
-        `step` is the state it leaves, its public events, the progress and the log entry."""
+        """Commit an undo step (an undo, an undo request or an answer) or a pause on top of
+        `entry`: `step` is the state it leaves, its public events, the progress and the log
+        entry."""
         match = request.match_id
         state, notices, progress, logged = step
         result = pb.ActResult(
