@@ -180,6 +180,7 @@ async def test_bad_pauses_are_refused_with_their_reasons(client, clock):
     assert await refusal(players[0].set_away(clock.now() - HOUR)) == (bad, "AWAY_IN_PAST")
     assert await refusal(players[0].set_away(clock.now() + 3 * DAY)) == (bad, "PAUSE_TOO_LONG")
     assert await refusal(players[0].set_away(0)) == (late, "NOT_AWAY")
+    assert await refusal(players[0].set_away(-1)) == (bad, "INVALID_FIELD")
     await players[0].set_away(clock.now() + 2 * DAY)
     await players[0].set_away(0)  # back at once: almost nothing taken
     await players[0].set_away(clock.now() + 2 * DAY)
@@ -195,8 +196,13 @@ async def test_bad_pauses_are_refused_with_their_reasons(client, clock):
     seat = await client.join(plain.name, "p0")
     assert await refusal(seat.set_away(clock.now() + DAY)) == (late, "NOT_CORRESPONDENCE")
     other = type(seat)(client, match.name, 0, seat.token)  # a token of another match
-    code, _ = await refusal(other.set_away(clock.now() + DAY))
-    assert code in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED)
+    assert await refusal(other.set_away(clock.now() + DAY)) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_SEAT_TOKEN"
+    )
+    request = gw.SetAwayRequest(match=match.name, until_unix_ms=clock.now() + DAY)
+    assert await refusal(client.stub.SetAway(request)) == (  # a spectator
+        grpc.StatusCode.UNAUTHENTICATED, "MISSING_SEAT_TOKEN"
+    )
 
     finished, ended = await away_match(client, hours=1)
     while not (await ended[0].progress()).HasField("outcome"):
