@@ -20,6 +20,8 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
 from parlour.matchlogs import lines, verify
 from parlour.notify.outbox import Outbox
+from parlour.rpc.errors import ServiceError
+from parlour.rules.away import paused
 from parlour.rules.clocks import CLOCK_FILE_ENV
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
@@ -277,3 +279,28 @@ async def test_the_terminal_command_sets_and_ends_a_pause(client, clock, stack):
     assert cli(*base, "--back").stdout.strip() == "You are back: your clock runs again."
     refused = cli(*base, "--back")
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_a_pause_extended_counts_from_its_start_and_its_total_from_every_pause():
+    """Pure pause arithmetic: extending a running pause is bounded from its start, not from
+    the change; a pause that ran its course counts in full toward the match's total; seat 1's
+    clock never moves for seat 0's pause."""
+    start, limits = 10 * DAY, (3 * DAY, 4 * DAY)
+    progress = rules.MatchProgress(version=2)
+    progress.pending.add(seat=0, kind="turn", deadline_unix_ms=start + DAY)
+    progress.pending.add(seat=1, kind="turn", deadline_unix_ms=start + DAY)
+    first = paused(progress, 0, start + 2 * DAY, start, limits)
+    assert [d.deadline_unix_ms for d in first.pending] == [start + 3 * DAY, start + DAY]
+    later = start + DAY
+    with pytest.raises(ServiceError) as refused:
+        paused(first, 0, later + 2 * DAY + 1, later, limits)  # 3 days and 1 ms from its start
+    assert refused.value.reason == "PAUSE_TOO_LONG"
+    longer = paused(first, 0, start + 3 * DAY, later, limits)
+    assert longer.pending[0].deadline_unix_ms == start + 4 * DAY
+    assert (longer.away[0].since_unix_ms, longer.away[0].taken_ms) == (start, 3 * DAY)
+    after = start + 5 * DAY
+    again = paused(longer, 0, after + DAY, after, limits)  # 3 days taken + 1 = the total
+    assert (again.away[0].since_unix_ms, again.away[0].taken_ms) == (after, 4 * DAY)
+    with pytest.raises(ServiceError) as refused:
+        paused(again, 0, after + DAY + 1, after, limits)
+    assert refused.value.reason == "PAUSE_ALLOWANCE_USED"
