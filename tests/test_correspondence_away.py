@@ -299,8 +299,14 @@ def test_a_pause_extended_counts_from_its_start_and_its_total_from_every_pause()
     assert longer.pending[0].deadline_unix_ms == start + 4 * DAY
     assert (longer.away[0].since_unix_ms, longer.away[0].taken_ms) == (start, 3 * DAY)
     after = start + 5 * DAY
-    again = paused(longer, 0, after + DAY, after, limits)  # 3 days taken + 1 = the total
+    idle = rules.MatchProgress()
+    idle.CopyFrom(longer)
+    del idle.pending[:]  # the seats moved meanwhile
+    again = paused(idle, 0, after + DAY, after, limits)  # 3 days taken + 1 = the total
     assert (again.away[0].since_unix_ms, again.away[0].taken_ms) == (after, 4 * DAY)
     with pytest.raises(ServiceError) as refused:
         paused(again, 0, after + DAY + 1, after, limits)
     assert refused.value.reason == "PAUSE_ALLOWANCE_USED"
+    with pytest.raises(ServiceError) as refused:  # its deadline passed, not yet fired
+        paused(progress, 1, start + 2 * DAY + 1, start + DAY, limits)
+    assert refused.value.reason == "TIME_RAN_OUT"

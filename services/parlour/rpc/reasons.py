@@ -155,6 +155,10 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     ),
     "NOT_AWAY": ("FAILED_PRECONDITION", "SetAway: back (0) from a seat that is not away."),
     "SEAT_ABANDONED": ("FAILED_PRECONDITION", "SetAway: the platform plays this seat now."),
+    "TIME_RAN_OUT": (
+        "FAILED_PRECONDITION",
+        "SetAway: the seat's deadline passed; its timeout is played, not paused.",
+    ),
     "NOTHING_TO_UNDO": ("FAILED_PRECONDITION", "The seat has no action of its own to take back."),
     "OTHER_SEAT_ACTED": ("FAILED_PRECONDITION", "Another seat acted after the seat's last action."),
     "UNDO_AFTER_RANDOMNESS": ("FAILED_PRECONDITION", "The action drew something at random."),

@@ -57,6 +57,8 @@ def paused(
         raise invalid_argument("until_unix_ms", "that date has passed", "AWAY_IN_PAST")
     if not until and not active:
         raise refused("NOT_AWAY", "you are not away")
+    if any(d.seat == seat and 0 < d.deadline_unix_ms <= now for d in before.pending):
+        raise refused("TIME_RAN_OUT", "your time for this decision ran out; it is played for you")
     since = old.since_unix_ms if active else now
     taken = old.taken_ms if old is not None else 0
     old_end = old.until_unix_ms if active else now
