@@ -4,6 +4,7 @@ and the tests need no Node)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,7 @@ def generate() -> None:
         if protoc.main(args) != 0:
             sys.exit("protoc failed")
     boards()
+    names()
 
 
 def boards() -> None:
@@ -55,6 +57,16 @@ def boards() -> None:
              for g in found]
     lines.append(f"export const BOARDS = {{ {', '.join(found)} }};")
     (GEN / "boards.ts").write_text("\n".join(lines) + "\n")
+
+
+def names() -> None:
+    """src/gen/names.ts: every game folder's names.json (which View fields hold which
+    catalogue ids; the Python SDK reads the same file), by game name."""
+    tables = {p.parent.name: json.loads(p.read_text()) for p in sorted(GAMES.glob("*/names.json"))}
+    (GEN / "names.ts").write_text(
+        "import type { NamingTable } from \"../kit\";\n"
+        f"export const NAMES: Record<string, NamingTable> = {json.dumps(tables)};\n"
+    )
 
 
 def bundle() -> None:

@@ -2,7 +2,7 @@
 // the feed, the clocks, the choices.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { bearer, decode, gateway, packOptions } from "./api";
+import { bearer, decode, gateway, listGames, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
 import { Names, namer } from "./pictures";
 import { drawBoard, offerOnBoard } from "./tableboard";
@@ -83,7 +83,7 @@ function option(value: string, text: string): HTMLOptionElement {
 }
 
 async function loadGames(): Promise<void> {
-  games = (await gateway.listGames({})).games;
+  games = await listGames();
   $<HTMLSelectElement>("game").replaceChildren(...games.map((g) => option(g.info?.game ?? g.name, g.info?.displayName ?? g.name)));
   syncVariants();
 }
