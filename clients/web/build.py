@@ -25,10 +25,12 @@ BIN = WEB / "node_modules" / ".bin"
 
 
 def generate() -> None:
-    """TypeScript messages (protobuf-es) for the gateway API, rules messages and games."""
+    """TypeScript messages (protobuf-es) for the gateway API and the rules messages; none
+    for the games (the page learns their types from ListGames' files)."""
     shutil.rmtree(GEN, ignore_errors=True)
     GEN.mkdir(parents=True)
-    protos = [p for p in sorted(PROTOS.rglob("*.proto")) if not p.name == "rules_service.proto"]
+    protos = [p for p in sorted(PROTOS.rglob("*.proto"))
+              if p.name != "rules_service.proto" and "games" not in p.relative_to(PROTOS).parts]
     with tempfile.TemporaryDirectory() as scratch:
         descriptors = Path(scratch) / "validate.binpb"
         descriptors.write_bytes(validate_proto.descriptor_set())
