@@ -1,5 +1,4 @@
-"""`make demo`: a real stack of processes, one bot match per game and way to play through
-the gateway."""
+"""`make demo`: a real stack of processes, bot matches of every game through the gateway."""
 
 from __future__ import annotations
 
@@ -20,12 +19,17 @@ from parlour.gateway.v1 import gateway_pb2 as gw
 
 
 def ways_to_play(info: gw.GameInfo) -> list[tuple[str, Message | None, int]]:
-    """A game's matches in the demo: one per way to play it (GameInfo.variants), as
-    (title suffix, options, seats); the standard game alone when it lists none."""
+    """A game's matches in the demo, as (title suffix, options, seats): its first way to
+    play (GameInfo.variants; the defaults when it lists none), then each that seats players
+    differently (a solo mode, a seat with its own role), which a match of the first cannot
+    show."""
     if not info.variants:
         return [("", None, min(max(info.min_seats, 3), info.max_seats))]
+    first = info.variants[0]
     ways = []
     for i, variant in enumerate(info.variants):
+        if i and (variant.min_seats, variant.max_seats) == (first.min_seats, first.max_seats):
+            continue
         options = get_game(info.game).options_type()
         variant.options.Unpack(options)
         seats = min(max(variant.min_seats, 3), variant.max_seats)
