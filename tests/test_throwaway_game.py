@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from google.protobuf import descriptor_pb2
 from grpc_tools import protoc
 from table_cases import screen_problems
 from test_table_browser import CHROMIUM, LEGAL, Browser, turn
@@ -26,6 +27,7 @@ from parlour.client.table import Table, start_bots
 from parlour.client.terminal import PlayApp
 from parlour.engine.registry import game_modules, get_game, load_game
 from parlour.engine.rng import Rng
+from parlour.rules.core import json_names
 from stack import running_stack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +79,19 @@ def throwaway(tmp_path_factory):
 def test_the_registry_finds_the_folder(throwaway):
     assert NAME in game_modules()
     assert throwaway.display_name.startswith(TITLE)
+
+
+def test_the_files_clients_learn_from_name_every_field_in_json(throwaway):
+    """protoc leaves json_name out of generated Python (as here, and in images built by
+    tools/gen_protos.py); DescribeGame's files fill it in, or protobuf-es reads ""."""
+    file = throwaway.view_type.DESCRIPTOR.file
+    proto = descriptor_pb2.FileDescriptorProto()
+    file.CopyToProto(proto)
+    view = next(m for m in proto.message_type if m.name == "View")
+    assert not any(f.HasField("json_name") for f in view.field)
+    json_names(proto.message_type, file.message_types_by_name)
+    assert {f.name: f.json_name for f in view.field}["hand_sizes"] == "handSizes"
+    assert all(f.json_name for m in proto.message_type for f in m.field)
 
 
 async def test_the_sdk_plays_it(throwaway, redis_url):
