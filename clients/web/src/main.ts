@@ -27,6 +27,7 @@ interface Seated {
 }
 
 let games: Game[] = [];
+let gamesAskedFor = ""; // the match whose game last made the page ask ListGames again
 let current: Seated | null = null;
 let version = 0n;
 let lastSequence = -1n;
@@ -406,6 +407,12 @@ async function redraw(): Promise<void> {
   if (renamed) drawFeed();
   const viewer = seated.seat;
   const game = match.game;
+  // a game not served when the page loaded: its facts and message types, asked once a match
+  if (!gameOf(game) && gamesAskedFor !== seated.match) {
+    gamesAskedFor = seated.match;
+    await loadGames();
+    if (current !== seated) return;
+  }
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
   $("variant-title").hidden = seated.variant === info?.displayName;
