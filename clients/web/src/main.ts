@@ -2,7 +2,7 @@
 // the feed, the clocks, the choices.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { bearer, decode, gateway, packOptions } from "./api";
+import { bearer, decode, gateway, listGames, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
 import { Names, namer } from "./pictures";
 import { drawBoard, offerOnBoard } from "./tableboard";
@@ -28,6 +28,7 @@ interface Seated {
 }
 
 let games: Game[] = [];
+let gamesAskedFor = ""; // the match whose game last made the page ask ListGames again
 let current: Seated | null = null;
 let version = 0n;
 let lastSequence = -1n;
@@ -84,7 +85,7 @@ function option(value: string, text: string): HTMLOptionElement {
 }
 
 async function loadGames(): Promise<void> {
-  games = (await gateway.listGames({})).games;
+  games = await listGames();
   $<HTMLSelectElement>("game").replaceChildren(...games.map((g) => option(g.info?.game ?? g.name, g.info?.displayName ?? g.name)));
   syncVariants();
 }
@@ -407,6 +408,12 @@ async function redraw(): Promise<void> {
   if (renamed) drawFeed();
   const viewer = seated.seat;
   const game = match.game;
+  // a game not served when the page loaded: its facts and message types, asked once a match
+  if (!gameOf(game) && gamesAskedFor !== seated.match) {
+    gamesAskedFor = seated.match;
+    await loadGames();
+    if (current !== seated) return;
+  }
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
   $("variant-title").hidden = seated.variant === info?.displayName;
