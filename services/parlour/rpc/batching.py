@@ -76,6 +76,8 @@ class Batches:
             first = self.queue.get_nowait() if not self.queue.empty() else await self.queue.get()
         if first is None:
             return None
+        if self.queue.empty():  # alone: no size to weigh
+            return [first]
         batch, size = [first], _size(first)
         while len(batch) < self.limit and not self.queue.empty():
             item = self.queue.get_nowait()
