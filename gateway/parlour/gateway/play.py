@@ -91,8 +91,9 @@ class PlaySession:
         try:
             batches = Batches(self.out)
             while (ready := await batches.next()) is not None:
-                for failed in (r for r in ready if isinstance(r, asyncio.Task)):
-                    raise failed.exception()
+                for item in ready:
+                    if isinstance(item, asyncio.Task):  # a failed event pump
+                        raise item.exception()
                 self.taken(len(ready))
                 if len(ready) == 1:
                     yield ready[0]
