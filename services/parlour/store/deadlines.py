@@ -26,8 +26,7 @@ TICK = 0.25
 class Watchdog:
     """The deadlines of one event loop's Redis connections."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
         self.busy: dict[Any, float] = {}
         self.task: asyncio.Task | None = None
         #: A deadline was set since the last look (the watchdog keeps looking a tick more:
@@ -38,7 +37,7 @@ class Watchdog:
         self.busy[connection] = deadline
         self.active = True
         if self.task is None:
-            self.task = self.loop.create_task(self._run())
+            self.task = asyncio.get_running_loop().create_task(self._run())
 
     def done(self, connection: Any) -> None:
         self.busy.pop(connection, None)
@@ -64,7 +63,7 @@ def watchdog() -> Watchdog:
     loop = asyncio.get_running_loop()
     found = _WATCHDOGS.get(loop)
     if found is None:
-        found = _WATCHDOGS[loop] = Watchdog(loop)
+        found = _WATCHDOGS[loop] = Watchdog()  # (holds no loop: the entry goes with it)
     return found
 
 
