@@ -11,7 +11,7 @@ import math
 
 LATENCY = ("n", "p50_ms", "p99_ms")
 LEVEL = ("actions_per_s", "actions_in_window", "errors", "ack", "delivery", "cpu")
-FLOOR = ("ops_per_s", "p50_ms", "p99_ms", "cpu")
+FLOOR = ("calls", "ops_per_s", "p50_ms", "p99_ms", "cpu")
 PEER = ("actions_per_s", "actions_total", "delivery", "cpu")
 VS_PEER = (
     "server_cpu_us",

@@ -3,6 +3,7 @@
 Servers (each its own process on uvloop, like the stack's):
     python -m bench.floors echo  PORT RESPONSE_BYTES [REDIS_URL]
     python -m bench.floors proxy PORT UPSTREAM
+    python -m bench.floors evalsha REDIS_URL WORKERS WARMUP DURATION   (prints its JSON)
 
 The echo server answers `/bench.Echo/Unary` and `/bench.Echo/UnaryRedis` (the
 latter after one EVALSHA of a tiny Lua script) with RESPONSE_BYTES bytes, and
@@ -18,11 +19,19 @@ Floors (client in the bench process, closed loop, one call in flight per worker)
     stream_echo       one bidi stream per worker, message -> reply round trip
     stream_mux        ONE bidi stream shared by all workers, one message in flight per worker
                       (the shape of the gateway's ActLink to a rules replica)
+    evalsha           WORKERS asyncio tasks of one process, each doing EVALSHA of the tiny
+                      script in a closed loop through the store's client (its connection
+                      settings and packer): one Redis call's cost to its caller, which that
+                      process measures itself (its CPU from the first call to the last)
+
+Each result's `calls` counts every call completed, warm-up included: CPU per call is the
+CPU of the whole run divided by it (`ops` counts only the measured window's calls).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import subprocess
 import sys
@@ -92,9 +101,36 @@ async def serve_proxy(port: int, upstream: str) -> None:
     await server.wait_for_termination()
 
 
+async def evalsha_loop(redis_url: str, workers: int, warmup: float, duration: float) -> dict:
+    """The evalsha floor, run in its own process: its latencies and its CPU per call."""
+    from parlour.store import connection, packing
+
+    client = connection.connect(redis_url)
+    packing.install(client)
+    sha = await client.script_load(TINY_SCRIPT)
+    clock = time.perf_counter
+
+    async def worker(record, running) -> None:
+        while running():
+            start = clock()
+            await client.evalsha(sha, 1, "bench:floor", b"1")
+            record(start, clock())
+
+    cpu = time.process_time()
+    result = await closed_loop(workers, warmup, duration, worker)
+    cpu = time.process_time() - cpu
+    await client.aclose()
+    result["cpu_us_per_call"] = round(cpu / max(result["calls"], 1) * 1e6, 1)
+    return result
+
+
 def main(argv: list[str]) -> None:
     import uvloop
 
+    if argv[0] == "evalsha":
+        workers, warmup, duration = int(argv[2]), float(argv[3]), float(argv[4])
+        print(json.dumps(uvloop.run(evalsha_loop(argv[1], workers, warmup, duration))))
+        return
     kind, port = argv[0], int(argv[1])
     if kind == "echo":
         uvloop.run(serve_echo(port, int(argv[2]), argv[3] if len(argv) > 3 else None))
@@ -113,6 +149,7 @@ class FloorServers:
     proxy: subprocess.Popen
     echo_address: str
     proxy_address: str
+    redis_url: str
 
     @classmethod
     def start(cls, response_bytes: int, redis_url: str) -> FloorServers:
@@ -126,7 +163,9 @@ class FloorServers:
         proxy = subprocess.Popen(
             [*base, "proxy", str(proxy_port), f"127.0.0.1:{echo_port}"], start_new_session=True
         )
-        servers = cls(echo, proxy, f"127.0.0.1:{echo_port}", f"127.0.0.1:{proxy_port}")
+        servers = cls(
+            echo, proxy, f"127.0.0.1:{echo_port}", f"127.0.0.1:{proxy_port}", redis_url
+        )
         for popen, port in ((echo, echo_port), (proxy, proxy_port)):
             _wait_listening(popen, port)
         return servers
@@ -168,8 +207,11 @@ async def closed_loop(workers: int, warmup: float, duration: float, make_worker)
     begin = time.perf_counter()
     window_start, window_end = begin + warmup, begin + warmup + duration
     latencies: list[float] = []
+    calls = 0
 
     def record(start: float, end: float) -> None:
+        nonlocal calls
+        calls += 1
         if window_start <= start < window_end:
             latencies.append(end - start)
 
@@ -178,6 +220,7 @@ async def closed_loop(workers: int, warmup: float, duration: float, make_worker)
 
     await asyncio.gather(*(make_worker(record, running) for _ in range(workers)))
     return {
+        "calls": calls,
         "ops": len(latencies),
         "ops_per_s": round(len(latencies) / duration, 1),
         **summarize_ms(latencies),
@@ -261,7 +304,19 @@ async def stream_mux_floor(
             dispatcher.cancel()
 
 
-FLOORS = ("unary_echo", "two_hops", "two_hops_redis", "stream_echo", "stream_mux")
+FLOORS = ("unary_echo", "two_hops", "two_hops_redis", "stream_echo", "stream_mux", "evalsha")
+
+
+async def evalsha_floor(redis_url: str, workers: int, warmup: float, duration: float) -> dict:
+    """The evalsha floor in a process of its own; its own CPU per call as `cpu_us_per_call`."""
+    argv = ["-m", "bench.floors", "evalsha", redis_url, str(workers), str(warmup), str(duration)]
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, *argv, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await child.communicate()
+    if child.returncode:
+        raise RuntimeError(f"the evalsha floor exited with {child.returncode}")
+    return json.loads(out)
 
 
 async def measure(
@@ -283,6 +338,8 @@ async def measure(
         return await stream_floor(servers.echo_address, request, workers, warmup, duration)
     if floor == "stream_mux":
         return await stream_mux_floor(servers.echo_address, request, workers, warmup, duration)
+    if floor == "evalsha":
+        return await evalsha_floor(servers.redis_url, workers, warmup, duration)
     raise ValueError(floor)
 
 

@@ -202,8 +202,12 @@ async def live(
 
 
 def counter(pid: int, seconds: float) -> subprocess.Popen:
-    """perf stat of `pid`'s syscalls, context switches and CPU time for `seconds`."""
-    events = "raw_syscalls:sys_enter,context-switches,task-clock"
+    """perf stat of `pid`'s syscalls (getpid and getrandom also alone: CPython 3.11 asks
+    getpid() for every running-loop look-up), context switches and CPU time for `seconds`."""
+    events = (
+        "raw_syscalls:sys_enter,syscalls:sys_enter_getpid,syscalls:sys_enter_getrandom,"
+        "context-switches,task-clock"
+    )
     argv = ["perf", "stat", "-x", ",", "-e", events, "-p", str(pid), "--", "sleep"]
     return subprocess.Popen(
         [*argv, str(max(1, round(seconds)))], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE

@@ -65,7 +65,7 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
         "delivery": {"n": 5, "p50_ms": 1.0, "p99_ms": 2.0},
         "cpu": {name: {"cpu_us_per_op": 1.0} for name in check.SERVERS},
     }
-    floor = {"ops_per_s": 1.0, "p50_ms": 1.0, "p99_ms": 1.0, "cpu": {}}
+    floor = {"calls": 1, "ops_per_s": 1.0, "p50_ms": 1.0, "p99_ms": 1.0, "cpu": {}}
     whole = {
         "settings": {"levels": [2], "peer": False, "sizing": False},
         "floors": {"unary_echo": {"2": floor}},

@@ -9,7 +9,7 @@ import time
 import grpc
 
 from parlour.rpc import metrics
-from parlour.rpc.batching import Batches
+from parlour.rpc.batching import Batches, Mailbox
 from parlour.rpc.errors import ServiceError, invalid_argument, unavailable
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.rules.v1 import rules_service_pb2_grpc as pb_grpc
@@ -33,7 +33,7 @@ class ActLink:
         self._pending: dict[int, asyncio.Future] = {}
         #: Each pending call's deadline (time.monotonic()), checked by one sweeper.
         self._deadlines: dict[int, float] = {}
-        self._outbox: asyncio.Queue | None = None
+        self._outbox: Mailbox | None = None
         self._reader: asyncio.Task | None = None
         self._sweeper: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -50,7 +50,7 @@ class ActLink:
         self._pending[call_id] = future
         self._deadlines[call_id] = time.monotonic() + timeout
         if self._sweeper is None or self._sweeper.done():
-            self._sweeper = asyncio.create_task(self._sweep())
+            self._sweeper = self._loop.create_task(self._sweep())
         outbox.put_nowait(pb.ActStreamRequest(call_id=call_id, act=request))
         try:
             return await future
@@ -71,14 +71,14 @@ class ActLink:
                         unavailable("the game service did not answer in time", detail=self.address)
                     )
 
-    def _open(self) -> asyncio.Queue:
+    def _open(self) -> Mailbox:
         if self._outbox is None or self._reader is None or self._reader.done():
             self._loop = asyncio.get_running_loop()
-            self._outbox = asyncio.Queue()
-            self._reader = asyncio.create_task(self._run(self._outbox))
+            self._outbox = Mailbox()
+            self._reader = self._loop.create_task(self._run(self._outbox))
         return self._outbox
 
-    async def _run(self, outbox: asyncio.Queue) -> None:
+    async def _run(self, outbox: Mailbox) -> None:
         async def requests():
             batches = Batches(outbox, MAX_BATCH)
             while (batch := await batches.next()) is not None:

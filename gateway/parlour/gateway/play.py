@@ -24,7 +24,7 @@ from parlour.gateway import public
 from parlour.gateway.fanout import Finished, Heartbeat, Progress, Subscription
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import metrics
-from parlour.rpc.batching import Batches
+from parlour.rpc.batching import Batches, Mailbox
 from parlour.rpc.errors import Refused, ServiceError, classify, invalid_argument
 from parlour.store.matchstore import StoredEvent
 
@@ -66,7 +66,9 @@ class PlaySession:
         self.match_event = match_event
         self.heartbeat = heartbeat
         self.limit = limit
-        self.out: asyncio.Queue = asyncio.Queue()
+        self.out = Mailbox()
+        #: The loop it runs on (asyncio.create_task asks for it, a getpid() on CPython 3.11).
+        self.loop = asyncio.get_running_loop()
         self.queued = 0
         self.room = asyncio.Event()
         self.room.set()
@@ -89,8 +91,9 @@ class PlaySession:
         try:
             batches = Batches(self.out)
             while (ready := await batches.next()) is not None:
-                for failed in (r for r in ready if isinstance(r, asyncio.Task)):
-                    raise failed.exception()
+                for item in ready:
+                    if isinstance(item, asyncio.Task):  # a failed event pump
+                        raise item.exception()
                 self.taken(len(ready))
                 if len(ready) == 1:
                     yield ready[0]
@@ -137,7 +140,7 @@ class PlaySession:
                 continue
             self.in_flight += 1
             self.count()  # its ack
-            task = asyncio.create_task(self.acknowledge(message.action))
+            task = self.loop.create_task(self.acknowledge(message.action))
             self.acting.add(task)
             task.add_done_callback(self.acting.discard)
         if self.acting:

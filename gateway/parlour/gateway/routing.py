@@ -186,6 +186,10 @@ class GameRoute:
         up: the rules services check the version themselves); each group live first, in
         rendezvous order. Empty when no replica may play it."""
         replicas = list(self.replicas.values())
+        if len(replicas) == 1:  # the usual case, once per action: nothing to rank
+            versions = replicas[0].versions
+            may = versions is None or rules is None or rules in versions.served
+            return replicas if may or rules in versions.migrates else []
         if rules is None or not any(r.versions for r in replicas):
             return self._ranked(match, replicas)
         plays = [r for r in replicas if r.versions and rules in r.versions.served]

@@ -503,7 +503,7 @@ class RulesCore:
         abandoned: bool,
     ) -> pb.ActResponse:
         match = request.match_id
-        policy = await self.clock_policy(match)
+        policy = self._clocks.get(match) or await self.clock_policy(match)
         platform_seats = await self.platform_seats(match) if policy.timed else frozenset()
         fresh = False
         for _ in range(self.max_retries):
@@ -615,7 +615,8 @@ class RulesCore:
             self.cache.put(
                 match, Cached(version, progress.last_sequence, state, progress, entry.rules)
             )
-            await self.arm(match, progress, policy)
+            if policy.timed or self.outbox is not None:
+                await self.arm(match, progress, policy)
             if finished:
                 log.info("match finished", extra={"match": match, "version": version})
                 await self.store.unlist(match)

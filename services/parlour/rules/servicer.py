@@ -6,7 +6,7 @@ import asyncio
 
 import grpc
 
-from parlour.rpc.batching import Batches
+from parlour.rpc.batching import Batches, Mailbox
 from parlour.rpc.errors import ServiceError, classify, guarded, unavailable
 from parlour.rules import away, undos
 from parlour.rules.core import RulesCore
@@ -91,7 +91,8 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
         Once draining, new Acts are answered UNAVAILABLE (the gateway retries them on
         another replica) and the stream ends when its running Acts are answered.
         """
-        out: asyncio.Queue = asyncio.Queue()
+        out = Mailbox()
+        loop = asyncio.get_running_loop()  # once: asyncio.create_task asks each time
         running: set[asyncio.Task] = set()
         refusal = unavailable("this rules replica is shutting down", "SERVER_DRAINING")
 
@@ -112,7 +113,7 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
                         error = refusal.to_status()
                         out.put_nowait(pb.ActStreamResponse(call_id=call.call_id, error=error))
                         continue
-                    task = asyncio.create_task(answer(call))
+                    task = loop.create_task(answer(call))
                     running.add(task)
                     task.add_done_callback(running.discard)
             if running:

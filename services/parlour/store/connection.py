@@ -23,6 +23,8 @@ from redis.asyncio.sentinel import Sentinel
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from parlour.store import deadlines
+
 STANDALONE, CLUSTER, SENTINEL = "standalone", "cluster", "sentinel"
 
 
@@ -77,13 +79,15 @@ def parse(url: str) -> Target:
 
 
 def connect(url: str, timeout: float = 5.0, max_connections: int = 512):
-    """A redis.asyncio client (Redis or RedisCluster) for `url`."""
+    """A redis.asyncio client (Redis or RedisCluster) for `url`; a command not done within
+    `timeout` seconds fails (standalone and Sentinel: kept by parlour.store.deadlines)."""
     target = parse(url)
     common = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
     # a command meeting a connection broken since its last use goes once more on a new one
     once_more = {"retry": Retry(NoBackoff(), 1), "retry_on_error": [RedisConnectionError]}
     if target.topology == STANDALONE:
-        return aioredis.from_url(url, max_connections=max_connections, **common, **once_more)
+        client = aioredis.from_url(url, max_connections=max_connections, **common, **once_more)
+        return deadlines.watched(client, timeout)
     auth = {"username": target.username, "password": target.password}
     if target.topology == CLUSTER:
         return RedisCluster(
@@ -94,7 +98,7 @@ def connect(url: str, timeout: float = 5.0, max_connections: int = 512):
             **common,
         )
     sentinel = Sentinel(list(target.nodes), sentinel_kwargs={**auth, **common})
-    return sentinel.master_for(
+    client = sentinel.master_for(
         target.service,
         db=target.db,
         ssl=target.tls,
@@ -103,6 +107,7 @@ def connect(url: str, timeout: float = 5.0, max_connections: int = 512):
         **common,
         **once_more,
     )
+    return deadlines.watched(client, timeout)
 
 
 def is_cluster(client) -> bool:

@@ -183,6 +183,9 @@ class MatchStore:
         self._cluster = connection.is_cluster(client)
         self._queue: list[_Commit] = []
         self._flusher: asyncio.Task | None = None
+        #: The loop of the running flusher (asking for the running loop is a getpid() on
+        #: CPython 3.11).
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
     def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
@@ -537,10 +540,11 @@ class MatchStore:
             keys.actions(match),
             keys.gateways(match),
         ]
-        future = asyncio.get_running_loop().create_future()
-        self._queue.append(_Commit(args, match_keys, future))
         if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+            self._loop = asyncio.get_running_loop()  # once per flusher, not per commit
+            self._flusher = self._loop.create_task(self._flush())
+        future = self._loop.create_future()
+        self._queue.append(_Commit(args, match_keys, future))
         reply = await future
         if reply[0] == 1:
             return Committed(int(reply[1]), int(reply[2]), int(reply[3]))
