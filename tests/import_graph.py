@@ -8,6 +8,7 @@ source. Used by tests/test_import_graph.py and tools/one_folder.py.
 from __future__ import annotations
 
 import ast
+import functools
 import graphlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,7 @@ def modules(base: Path) -> dict[str, tuple[str, Path]]:
     return found
 
 
+@functools.cache
 def root_of(base: Path, name: str) -> tuple[str, str] | None:
     """(root, module or package) that `name` (or its longest importable prefix) is in."""
     parts = name.split(".")
