@@ -4,7 +4,6 @@ argument types, the local stack's start, and the gateway address."""
 from __future__ import annotations
 
 import argparse
-import socket
 from importlib.metadata import PackageNotFoundError, version
 
 from parlour.engine.registry import known_game, playable_games
@@ -50,26 +49,6 @@ class started:
 
     def __exit__(self, *exc: object) -> None:
         self.stack.stop()
-
-
-def port_free(address: str, option: str, port_only: bool = False) -> None:
-    """UsageError unless `address` (host:port; port 0 is always free) can be bound now; the
-    hint is a value `option` accepts (a port alone when `port_only`)."""
-    host, _, port = address.rpartition(":")
-    if int(port) == 0:
-        return
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-        # as the servers bind: a port left in TIME_WAIT by a stopped stack is free
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host.strip("[]"), int(port)))
-        except OSError as error:
-            form = "PORT" if port_only else "HOST:PORT"
-            example = int(port) + 1 if port_only else f"{host}:{int(port) + 1}"
-            raise UsageError(
-                f"{address} is not free ({error.strerror}; another `parlour up`?): give "
-                f"{option} {form}, e.g. {option} {example} (port 0: any free one)"
-            ) from None
 
 
 def gateway_target(text: str) -> str:
