@@ -4,6 +4,7 @@ finds its commands instead of importing them."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,9 +12,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from import_graph import ROOTS, graph, package_cycle, upward_edges
 
 REPO = Path(__file__).resolve().parent.parent
+# tools/import_graph.py loaded by path: tools/ on sys.path would let tools/buf.py hide buf
+_spec = importlib.util.spec_from_file_location("import_graph", REPO / "tools" / "import_graph.py")
+import_graph = sys.modules["import_graph"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(import_graph)
+ROOTS, graph = import_graph.ROOTS, import_graph.graph
+package_cycle, upward_edges = import_graph.package_cycle, import_graph.upward_edges
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@
    subclass the generated `GatewayServiceServicer`, with their bases defined in the gateway
    (the mixins); their methods, lines, and the `self.` attributes more than one of them uses.
 5. Import edges going up between the three source roots (services/ < gateway/ < clients/,
-   docs/design.md "Layers"), from tests/import_graph.py's graph (function-local imports count).
+   docs/design.md "Layers"), from tools/import_graph.py's graph (function-local imports count).
 """
 
 from __future__ import annotations
@@ -32,10 +32,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from import_graph import graph, upward_edges  # tools/, beside this script
 
-from import_graph import graph, upward_edges  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Games with modes: their mode options (Options fields) and mode modules (in the game folder).
 MODES = {

@@ -2,7 +2,8 @@
 
 Every `import` and `from ... import` counts, function-local ones too; the graph is read from
 the source (AST), so nothing is imported. Generated code (`*_pb2*`) is a target, never a
-source. Used by tests/test_import_graph.py and tools/one_folder.py.
+source. Used by tests/test_import_graph.py and tools/one_folder.py; no import but the
+standard library's, so the test loads it by path.
 """
 
 from __future__ import annotations
