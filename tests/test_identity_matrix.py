@@ -66,6 +66,9 @@ def calls(match: str, action, version: int) -> dict:
             gw.AnswerUndoRequest(match=match, request_id="n1"), metadata=md
         ),
         "ListMyMatches": lambda s, md: s.ListMyMatches(gw.ListMyMatchesRequest(), metadata=md),
+        "SetAway": lambda s, md: s.SetAway(
+            gw.SetAwayRequest(match=match, until_unix_ms=1, request_id="w1"), metadata=md
+        ),
     }
 
 
@@ -81,6 +84,7 @@ SEATED = {
     "GetMatchLog",
     "UndoAction",
     "AnswerUndo",
+    "SetAway",
 }
 
 

@@ -1,4 +1,4 @@
-"""`make demo`: a real stack of processes, one bot match per game through the gateway."""
+"""`make demo`: a real stack of processes, bot matches of every game through the gateway."""
 
 from __future__ import annotations
 
@@ -7,23 +7,34 @@ import random
 import time
 
 import grpc
+from google.protobuf.message import Message
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
 from parlour.client.table import end_text
+from parlour.engine.registry import get_game
 from parlour.engine.text import render
 from parlour.engine.v1 import platform_pb2
-from parlour.games.murdercastle.v1 import murdercastle_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
 
-#: Matches the demo plays instead of one with the defaults: (mode, options, seats or 0).
-DEMO_MATCHES = {"murdercastle": [
-    (" (The 2nd Story)", murdercastle_pb2.Options(second_story=True), 0),
-    (" (Automa, Intermediate)",
-     murdercastle_pb2.Options(automa=murdercastle_pb2.AUTOMA_LEVEL_INTERMEDIATE), 1),
-    (" (Play as Holmes: bot1 plays Holmes)",
-     murdercastle_pb2.Options(play_as_holmes=murdercastle_pb2.PlayAsHolmes(seat=0)), 4),
-]}
+
+def ways_to_play(info: gw.GameInfo) -> list[tuple[str, Message | None, int]]:
+    """A game's matches in the demo, as (title suffix, options, seats): its first way to
+    play (GameInfo.variants; the defaults when it lists none), then each that seats players
+    differently (a solo mode, a seat with its own role), which a match of the first cannot
+    show."""
+    if not info.variants:
+        return [("", None, min(max(info.min_seats, 3), info.max_seats))]
+    first = info.variants[0]
+    ways = []
+    for i, variant in enumerate(info.variants):
+        if i and (variant.min_seats, variant.max_seats) == (first.min_seats, first.max_seats):
+            continue
+        options = get_game(info.game).options_type()
+        variant.options.Unpack(options)
+        seats = min(max(variant.min_seats, 3), variant.max_seats)
+        ways.append(("" if i == 0 else f" ({variant.display_name})", options, seats))
+    return ways
 
 
 def sentence(text: str, names: list[str]) -> str:
@@ -36,10 +47,9 @@ async def play_all(address: str, games: list[str], seed: int, lines: int) -> int
     failures = 0
     async with GatewayClient(address) as client:
         served = {g.name.removeprefix("games/"): g.info for g in await client.games()}
-        matches = [(n, *m) for n in games for m in DEMO_MATCHES.get(n, [("", None, 0)])]
-        for name, mode, options, wanted in matches:
+        matches = [(n, *m) for n in games for m in ways_to_play(served[n])]
+        for name, mode, options, seats in matches:
             info = served[name]
-            seats = wanted or min(max(info.min_seats, 3), info.max_seats)
             shown = 0
 
             def on_event(event, match, name=name) -> None:
@@ -154,7 +164,7 @@ def run_demo(games: list[str], seed: int, lines: int, gateway: str | None = None
         print("\nAll processes stopped.")
     if failures:
         print(f"{failures} match{'es' * (failures != 1)} did not finish!")
-    print(HOW_TO_PLAY.format(game="isayholmes" if "isayholmes" in games else games[0]))
+    print(HOW_TO_PLAY.format(game=games[0]))
     return 1 if failures else 0
 
 

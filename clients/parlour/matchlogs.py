@@ -8,6 +8,7 @@ from google.protobuf import json_format
 
 from parlour.engine import versions
 from parlour.engine.audit import opens
+from parlour.engine.away import date_words
 from parlour.engine.game import Game
 from parlour.engine.registry import get_game
 from parlour.engine.replay import LogEvent, ReplayDiverged, check_events, replay
@@ -57,6 +58,13 @@ def from_json(text: str) -> gw.MatchLog:
         raise VerifyFailed(f"not a match log: {error}") from None
 
 
+def away_words(pause: gw.SeatAway) -> str:
+    """A logged pause as `parlour replay` prints it."""
+    if not pause.until_unix_ms:
+        return "is back"
+    return f"is away until {date_words(pause.until_unix_ms)}"
+
+
 def lines(log: gw.MatchLog) -> list[str]:
     """The log as text: each action, then the events it caused."""
     game = get_game(log.game)
@@ -77,6 +85,8 @@ def lines(log: gw.MatchLog) -> list[str]:
             said = (
                 f"moves the match to rules version {logged.migrated_to}"
                 if logged.migrated_to
+                else away_words(logged.away)
+                if logged.HasField("away")
                 else f"asks to take back v{logged.undo_requested}"
                 if logged.undo_requested
                 else f"answers an undo request ({gw.UndoAnswer.Name(logged.undo_answer)})"

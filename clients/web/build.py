@@ -4,6 +4,7 @@ and the tests need no Node)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -24,10 +25,12 @@ BIN = WEB / "node_modules" / ".bin"
 
 
 def generate() -> None:
-    """TypeScript messages (protobuf-es) for the gateway API, rules messages and games."""
+    """TypeScript messages (protobuf-es) for the gateway API and the rules messages; none
+    for the games (the page learns their types from ListGames' files)."""
     shutil.rmtree(GEN, ignore_errors=True)
     GEN.mkdir(parents=True)
-    protos = [p for p in sorted(PROTOS.rglob("*.proto")) if not p.name == "rules_service.proto"]
+    protos = [p for p in sorted(PROTOS.rglob("*.proto"))
+              if p.name != "rules_service.proto" and "games" not in p.relative_to(PROTOS).parts]
     with tempfile.TemporaryDirectory() as scratch:
         descriptors = Path(scratch) / "validate.binpb"
         descriptors.write_bytes(validate_proto.descriptor_set())
@@ -45,6 +48,7 @@ def generate() -> None:
         if protoc.main(args) != 0:
             sys.exit("protoc failed")
     boards()
+    names()
 
 
 def boards() -> None:
@@ -55,6 +59,16 @@ def boards() -> None:
              for g in found]
     lines.append(f"export const BOARDS = {{ {', '.join(found)} }};")
     (GEN / "boards.ts").write_text("\n".join(lines) + "\n")
+
+
+def names() -> None:
+    """src/gen/names.ts: every game folder's names.json (which View fields hold which
+    catalogue ids; the Python SDK reads the same file), by game name."""
+    tables = {p.parent.name: json.loads(p.read_text()) for p in sorted(GAMES.glob("*/names.json"))}
+    (GEN / "names.ts").write_text(
+        "import type { NamingTable } from \"../kit\";\n"
+        f"export const NAMES: Record<string, NamingTable> = {json.dumps(tables)};\n"
+    )
 
 
 def bundle() -> None:

@@ -527,6 +527,17 @@ class Seat:
         )
         return await self.client.stub.AnswerUndo(request, metadata=self.metadata)
 
+    async def set_away(
+        self, until_unix_ms: int, *, request_id: str | None = None
+    ) -> gw.SetAwayResponse:
+        """In a correspondence match, pause this seat's clock until a date (Unix ms; within
+        the match's limits; an earlier date cuts the pause short), or 0: back now. Every seat
+        sees it; retrying with the same request id is safe."""
+        request = gw.SetAwayRequest(
+            match=self.match, until_unix_ms=until_unix_ms, request_id=request_id or new_request_id()
+        )
+        return await self.client.stub.SetAway(request, metadata=self.metadata)
+
     def session(self, after: int = 0) -> Session:
         """A Play stream: send actions, receive acks and events."""
         return Session(self, after)

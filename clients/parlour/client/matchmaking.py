@@ -2,8 +2,8 @@
 states, and the seats it ends with.
 
     async with GatewayClient(address) as client:
-        seats = await play_now(client, "tinycards", name="Ada")   # waits for opponents
-        me = seats[0]                                             # a Seat, as join() gives
+        seats = await play_now(client, game, name="Ada")   # waits for opponents
+        me = seats[0]                                       # a Seat, as join() gives
 
 The stream is re-opened by the ticket's name while the gateway answers UNAVAILABLE (a
 gateway that died, a drain), so a wait survives a lost gateway as long as another serves.

@@ -3,53 +3,48 @@ viewer's terms; the raw View as labelled lines (the developers' "details")."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
+from importlib import resources
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from parlour.engine.away import date_words
 from parlour.engine.game import Game
 from parlour.engine.text import render, seat, subject
 
 #: A catalogue id's name for a view field holding such ids (None: show the number).
 Namer = Callable[[str, int], str | None]
 
-#: Which view fields hold ids of which catalogue list, per game (as clients/web does).
-NAMED_FIELDS = {
-    "houseofhorrors": dict.fromkeys(
-        ("hand", "spoils", "room_discard", "house_discard", "revealed_rooms", "table", "room",
-         "revealed", "items", "characters", "under_mortal", "under_horror", "claim_card",
-         "spoils_pool", "cards"),
-        "cards",
-    ),
-    "murdercastle": {"hand": "events", "event_discard": "events", "peeked": "rooms",
-                     "tile": "rooms"},
-    "clashofminds": {"hand": "influence", "discard": "influence", "site": "sites",
-                     "site_discard": "sites", "crime_card": "crimePlan"},
-}
 
-#: View fields holding place ids (a room: its tile * 2 + which room of a two-room tile,
-#: as murdercastle.proto says), named from the catalogue list given, per game.
-PLACE_FIELDS = {
-    "murdercastle": ("rooms", frozenset(
-        {"place", "places", "from_place", "to_place", "holmes", "room", "landing", "a", "b"})),
-}
+def naming_table(game: Game) -> dict:
+    """The game folder's names.json (the web page bundles the same file): `named`, which
+    View fields hold ids of which catalogue list; `places`, the catalogue `list` of rooms
+    and the `fields` holding place ids (a room: its tile * 2 + which room of a two-room
+    tile). {} for a game without one."""
+    try:
+        table = resources.files(f"parlour.games.{game.name}").joinpath("names.json")
+        return json.loads(table.read_text())
+    except FileNotFoundError:
+        return {}
 
 
 def catalogue_namer(game: Game) -> Namer:
     """Names of catalogue ids in the game's view fields (from its published catalogue)."""
-    fields = NAMED_FIELDS.get(game.name, {})
-    named = fields or game.name in PLACE_FIELDS
-    catalogue = json_format.MessageToDict(game.catalogue()) if named else {}
+    table = naming_table(game)
+    fields = table.get("named", {})
+    places = table.get("places", {})
+    catalogue = json_format.MessageToDict(game.catalogue()) if table else {}
     lists = {
         key: {e.get("number", e.get("card", e.get("id"))): e.get("name") for e in entries}
         for key, entries in catalogue.items()
         if isinstance(entries, list) and entries and isinstance(entries[0], dict)
     }
 
-    place_list, place_fields = PLACE_FIELDS.get(game.name, ("", frozenset()))
+    place_list, place_fields = places.get("list", ""), frozenset(places.get("fields", ()))
     halves = {e.get("number"): len(e.get("halves", ())) for e in catalogue.get(place_list, ())}
 
     def name(field: str, number: int) -> str | None:
@@ -187,7 +182,18 @@ def clock_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str])
             left = clock_text(decision.deadline_unix_ms - now_ms)
             who = subject(decision.seat, "has", "have")
             lines.append(render(f"{who} {left} to decide", viewer, names))
-    return lines
+    return lines + away_lines(progress, now_ms, viewer, names)
+
+
+def away_lines(progress, now_ms: int, viewer: int | None, names: Sequence[str]) -> list[str]:
+    """Who is away until when (a correspondence match's pauses still running at `now_ms`):
+    "Ada is away until Tue 8 Dec 18:00 UTC"."""
+    return [
+        render(f"{subject(a.seat, 'is', 'are')} away until {date_words(a.until_unix_ms)}",
+               viewer, names)
+        for a in progress.away
+        if a.until_unix_ms > now_ms
+    ]
 
 
 def undo_text(progress, viewer: int | None, names: Sequence[str]) -> str:

@@ -49,8 +49,8 @@ def add(sub) -> None:
                    "switches at the table)")
     p.add_argument("--unrated", action="store_true", help="a friendly match: nobody's "
                    "rating changes")
-    p.add_argument("--options", metavar="JSON", help="the game's match options as JSON, e.g. "
-                   "murdercastle '{\"playAsHolmes\": {\"seat\": 0}}' (you are seat 0: Holmes)")
+    p.add_argument("--options", metavar="JSON", help="the game's match options as JSON (its "
+                   "Options message; docs/games.md lists each game's), e.g. '{\"rounds\": 1}'")
     p.add_argument("--strategy", choices=STRATEGIES, default="ismcts", help="the bots' strategy")
     p.add_argument("--gateway", type=gateway_target, help="gateway HOST:PORT (default: "
                    "$PARLOUR_GATEWAY, else a local stack is started)")

@@ -2,16 +2,11 @@
  * A small typed client of parlour.gateway.v1.GatewayService over gRPC (Connect-ES),
  * with the message types buf generates from protos/ with protobuf-es.
  */
-import { createRegistry, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
+import { create, createFileRegistry, createMutableRegistry, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { anyUnpack, FileDescriptorSetSchema, type Any, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { file_parlour_engine_v1_platform } from "./gen/parlour/engine/v1/platform_pb.js";
-import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb.js";
-import { file_parlour_games_houseofhorrors_v1_houseofhorrors } from "./gen/parlour/games/houseofhorrors/v1/houseofhorrors_pb.js";
-import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games/isayholmes/v1/isayholmes_pb.js";
-import { file_parlour_games_murdercastle_v1_murdercastle } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb.js";
-import { file_parlour_games_tinycards_v1_tinycards } from "./gen/parlour/games/tinycards/v1/tinycards_pb.js";
 import type {
   FindMatchResponse,
   Game,
@@ -27,17 +22,19 @@ import type {
 import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb.js";
 
 export type * from "./gen/parlour/gateway/v1/gateway_pb.js";
+export { renderText } from "./seats.js";
 
-/** Every game message this client knows, and the platform's events (TimedOut, Undone,
- * Abandoned), to unpack the Any fields of the API. */
-export const registry = createRegistry(
-  file_parlour_engine_v1_platform,
-  file_parlour_games_clashofminds_v1_clashofminds,
-  file_parlour_games_houseofhorrors_v1_houseofhorrors,
-  file_parlour_games_isayholmes_v1_isayholmes,
-  file_parlour_games_murdercastle_v1_murdercastle,
-  file_parlour_games_tinycards_v1_tinycards,
-);
+/** The message types this client knows, to unpack the Any fields of the API: the
+ * platform's events (TimedOut, Undone, Abandoned), then every game's messages as the
+ * gateway describes them (`learnFiles`; ParlourClient does it when it first needs to), so
+ * no game needs code here. */
+export const registry = createMutableRegistry(file_parlour_engine_v1_platform);
+
+/** Add proto files (a FileDescriptorSet's files, dependencies first, as ListGames sends
+ * them with `withFiles`) to the registry. */
+export function learnFiles(files: FileDescriptorProto[]): void {
+  for (const type of createFileRegistry(create(FileDescriptorSetSchema, { file: files }))) registry.add(type);
+}
 
 /** A game message (View, Event, Action, Catalogue) from an Any, or undefined if unknown. */
 export function unpack(any: Any | undefined) {
@@ -105,9 +102,24 @@ export class ParlourClient {
     );
   }
 
-  /** The games served. */
+  private learnt?: Promise<void>;
+
+  /** The games served; their messages join the registry. */
   async games(): Promise<Game[]> {
-    return (await this.api.listGames({})).games;
+    const response = await this.api.listGames({ withFiles: true });
+    learnFiles(response.files);
+    return response.games;
+  }
+
+  /** A game message from an Any, learning the served games' types first if it is of one
+   * not known yet (a game this client was built without); undefined if none knows it. */
+  async unpack(any: Any | undefined) {
+    if (any?.typeUrl && !messageType(any.typeUrl)) {
+      this.learnt ??= this.games().then(() => undefined);
+      await this.learnt;
+      if (!messageType(any.typeUrl)) this.learnt = undefined;
+    }
+    return unpack(any);
   }
 
   /** Create a match; the request id makes retries safe. `rated: false`: a friendly match
@@ -245,7 +257,7 @@ export class SeatHandle {
   /** The seat's View (unpacked) and the match progress. */
   async view(): Promise<{ view: MessageShape<DescMessage> | undefined; progress: MatchProgress }> {
     const response = await this.client.api.getView({ match: this.match }, { headers: this.headers });
-    return { view: unpack(response.view), progress: response.progress! };
+    return { view: await this.client.unpack(response.view), progress: response.progress! };
   }
 
   /** The seat's legal actions, each with the label the game's rules give it. */
@@ -269,27 +281,4 @@ export class SeatHandle {
   private api() {
     return this.client.api;
   }
-}
-
-/** Any seat reference in text from the gateway (event text, labels, table text, summaries):
- * "{seat:N}", "{seat:N's}" or "{seat:N|third|second}" (docs/reference.md, "Seat references"). */
-const SEAT_REFERENCE = /\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}/g;
-
-/** Text with its seat references written out for `viewer` (null: a spectator): "you" or the
- * player's name, "your" or "Ada's", "you hold" or "Ada holds"; the viewer's reference is
- * capitalised where a sentence starts. */
-export function renderText(text: string, viewer: number | null, names: readonly string[]): string {
-  return text.replace(SEAT_REFERENCE, (_m, n: string, form: string | undefined, offset: number) => {
-    const seat = Number(n);
-    const mine = seat === viewer;
-    const name = mine ? "you" : names[seat] || `Player ${seat + 1}`;
-    let out = name;
-    if (form === "'s") out = mine ? "your" : `${name}'s`;
-    else if (form) {
-      const [third, second] = form.slice(1).split("|");
-      out = `${name} ${mine ? second : third}`;
-    }
-    const opens = /(?:^|[.!?]\s+)$/.test(text.slice(0, offset));
-    return mine && opens ? out.charAt(0).toUpperCase() + out.slice(1) : out;
-  });
 }

@@ -1,28 +1,28 @@
 // The gateway's public API over Connect, and decoding of game messages carried in Any.
 import { createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { createRegistry, toJson, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { anyPack, anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
+import { create, createFileRegistry, createMutableRegistry, toJson, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { anyPack, anyUnpack, FileDescriptorSetSchema, type Any } from "@bufbuild/protobuf/wkt";
 import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb";
+import type { Game } from "./gen/parlour/gateway/v1/gateway_pb";
+import { file_parlour_engine_v1_platform } from "./gen/parlour/engine/v1/platform_pb";
 import { identity } from "./signin";
-import { file_parlour_games_clashofminds_v1_clashofminds } from "./gen/parlour/games/clashofminds/v1/clashofminds_pb";
-import { file_parlour_games_houseofhorrors_v1_houseofhorrors } from "./gen/parlour/games/houseofhorrors/v1/houseofhorrors_pb";
-import { file_parlour_games_isayholmes_v1_isayholmes } from "./gen/parlour/games/isayholmes/v1/isayholmes_pb";
-import { file_parlour_games_murdercastle_v1_murdercastle } from "./gen/parlour/games/murdercastle/v1/murdercastle_pb";
-import { file_parlour_games_tinycards_v1_tinycards } from "./gen/parlour/games/tinycards/v1/tinycards_pb";
 
-export const registry = createRegistry(
-  file_parlour_games_clashofminds_v1_clashofminds,
-  file_parlour_games_houseofhorrors_v1_houseofhorrors,
-  file_parlour_games_isayholmes_v1_isayholmes,
-  file_parlour_games_murdercastle_v1_murdercastle,
-  file_parlour_games_tinycards_v1_tinycards,
-);
+/** The message types the page decodes: the platform's events, then every served game's
+ * messages as the gateway describes them (`listGames`), so no game needs code here. */
+export const registry = createMutableRegistry(file_parlour_engine_v1_platform);
 
 export const gateway: Client<typeof GatewayService> = createClient(
   GatewayService,
   createConnectTransport({ baseUrl: window.location.origin, useBinaryFormat: true, interceptors: [identity] }),
 );
+
+/** The games served; their proto files (ListGames with `withFiles`) join the registry. */
+export async function listGames(): Promise<Game[]> {
+  const response = await gateway.listGames({ withFiles: true });
+  for (const type of createFileRegistry(create(FileDescriptorSetSchema, { file: response.files }))) registry.add(type);
+  return response.games;
+}
 
 /** A game message carried in an Any, as protobuf JSON (enum names, camelCase fields). */
 export function decode(any: Any | undefined): JsonObject {

@@ -35,9 +35,13 @@ export interface GameBoard {
   prompt?(ctx: Ctx, chosen: string[], next: string[]): string;
   /** Words for a key offered as a button (a target with no place on the board). */
   keyLabel?(key: string, ctx: Ctx): string | undefined;
-  /** Which View fields hold ids of which catalogue list (names in the raw view). */
+}
+
+/** A game folder's names.json: which View fields (proto names) hold ids of which catalogue
+ * list, and the fields holding place ids (tile * 2 + which room of the tile) with the
+ * rooms' list; the raw view under "Details" shows names for them. */
+export interface NamingTable {
   named?: Record<string, string>;
-  /** View fields holding place ids (tile * 2 + which room of the tile), and the rooms' list. */
   places?: { list: string; fields: string[] };
 }
 

@@ -2,7 +2,7 @@
 // the feed, the clocks, the choices.
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Any } from "@bufbuild/protobuf/wkt";
-import { bearer, decode, gateway, packOptions } from "./api";
+import { bearer, decode, gateway, listGames, packOptions } from "./api";
 import { drawLobbyRecords, keepPlayer, showRating } from "./boards";
 import { Names, namer } from "./pictures";
 import { drawBoard, offerOnBoard } from "./tableboard";
@@ -12,6 +12,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { errorText, rewound } from "./errors";
 import { mountPlayNow, reopenSeat, type MatchedSeat } from "./matchmaking";
 import { askToNotify, drawMyMatches, noteTurn } from "./mymatches";
+import { awayLines, drawAway, pickedUntil, setAway } from "./away";
 import { andList, clockText, describe, plural, render, seatWord, viewLines } from "./words";
 import { UndoAnswer, type Game, type Match, type MatchProgress, type TableText, type Variant } from "./gen/parlour/gateway/v1/gateway_pb";
 
@@ -27,6 +28,7 @@ interface Seated {
 }
 
 let games: Game[] = [];
+let gamesAskedFor = ""; // the match whose game last made the page ask ListGames again
 let current: Seated | null = null;
 let version = 0n;
 let lastSequence = -1n;
@@ -83,7 +85,7 @@ function option(value: string, text: string): HTMLOptionElement {
 }
 
 async function loadGames(): Promise<void> {
-  games = (await gateway.listGames({})).games;
+  games = await listGames();
   $<HTMLSelectElement>("game").replaceChildren(...games.map((g) => option(g.info?.game ?? g.name, g.info?.displayName ?? g.name)));
   syncVariants();
 }
@@ -406,6 +408,12 @@ async function redraw(): Promise<void> {
   if (renamed) drawFeed();
   const viewer = seated.seat;
   const game = match.game;
+  // a game not served when the page loaded: its facts and message types, asked once a match
+  if (!gameOf(game) && gamesAskedFor !== seated.match) {
+    gamesAskedFor = seated.match;
+    await loadGames();
+    if (current !== seated) return;
+  }
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
   $("variant-title").hidden = seated.variant === info?.displayName;
@@ -439,6 +447,7 @@ async function redraw(): Promise<void> {
   $("actions-box").hidden = !actions.length;
   $("prompt").textContent = render(listed?.prompt ?? "", viewer, seatNames);
   drawUndo(progress, viewer);
+  drawAway(match, progress, viewer);
   drawClocks();
   if (progress.outcome && seated.token && !ratingShown) {
     ratingShown = true;
@@ -489,6 +498,7 @@ function drawClocks(): void {
       const deadline = Number(decision.deadlineUnixMs);
       if (deadline) lines.push(render(`{seat:${decision.seat}|has|have} ${clockText(deadline - now)} to decide`, viewer, seatNames));
     }
+    lines.push(...awayLines(progress, now, viewer, seatNames));
   }
   $("clocks").textContent = lines.join(" · ");
   $("clocks").hidden = !lines.length;
@@ -588,6 +598,13 @@ async function start(): Promise<void> {
   $("offer-watch").onclick = guard(watch);
   $("undo-accept").onclick = guard(() => answerUndo(true));
   $("undo-refuse").onclick = guard(() => answerUndo(false));
+  $("away-set").onclick = guard(async () => {
+    const until = pickedUntil();
+    if (!current || Number.isNaN(until)) return error("Pick the date you are back first.");
+    await setAway(current.match, current.token, until);
+    await refresh();
+  });
+  $("away-back").onclick = guard(async () => { if (current) await setAway(current.match, current.token, 0); await refresh(); });
   $("leave").onclick = () => { stopStream?.abort(); current = null; history.replaceState(null, "", "#"); show("lobby"); lobbyRecords(); };
   setInterval(drawClocks, 1000);
   setInterval(() => { if (!$("lobby").hidden && !document.hidden) lobbyRecords(); }, 30_000);

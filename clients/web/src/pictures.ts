@@ -1,8 +1,7 @@
 // Names for the ids in a game's view (the raw view under "Details"): which fields name
-// which catalogue list comes from the game's own board module (its `named` and `places`).
+// which catalogue list comes from the game folder's names.json (bundled as gen/names.ts).
 import type { JsonObject } from "@bufbuild/protobuf";
-import { BOARDS } from "./gen/boards";
-import type { GameBoard } from "./kit";
+import { NAMES } from "./gen/names";
 
 type Obj = Record<string, any>;
 
@@ -27,10 +26,10 @@ export class Names {
 
 /** Names for catalogue ids in a game's view (undefined: show the number). */
 export function namer(game: string, names: Names): (field: string, id: number) => string | undefined {
-  const board = (BOARDS as Record<string, GameBoard>)[game];
-  const fields = board?.named ?? {};
-  const places = board?.places;
-  return (field, id) => {
+  const fields = NAMES[game]?.named ?? {};
+  const places = NAMES[game]?.places;
+  return (json, id) => {
+    const field = json.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     if (places?.fields.includes(field)) {
       const room = names.entry(places.list, Math.floor(id / 2));
       if (!room?.name) return undefined;

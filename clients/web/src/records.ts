@@ -61,7 +61,7 @@ export function recordedText(recorded: RecordedMatch): string {
 }
 
 /** The variant of a game whose leaderboard opens first: the one last played to the end here
- * (issue 43: Murder Castle's opened on the standard game after an Automa win). */
+ * (issue 43: a game's opened on its standard game after a win in another variant). */
 export function lastVariant(game: string): string | null {
   return localStorage.getItem(`parlour:variant:${game}`);
 }

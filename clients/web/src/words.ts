@@ -1,5 +1,6 @@
 // Game messages in words: field names and enum values made readable.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { renderText } from "../../ts/src/seats";
 
 function words(name: string): string {
   const spaced = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
@@ -54,26 +55,9 @@ export function describe(message: JsonObject): string {
   return entries.map(([kind, body]) => `${words(kind)}${body && typeof body === "object" && Object.keys(body).length ? ": " + inline(body, kind) : ""}`).join("; ");
 }
 
-/** Any seat reference: "{seat:N}", "{seat:N's}" or "{seat:N|third|second}" (parlour.engine.text). */
-const SEAT = /\{seat:(\d+)('s|\|[^|{}]*\|[^|{}]*)?\}/g;
-
-/** Text with its seat references written for the viewer (null: a spectator): "you" / the
- * player's name, "your" / "Ada's", "you hold" / "Ada holds"; capitalised where a sentence starts. */
-export function render(text: string, viewer: number | null, names: string[]): string {
-  return text.replace(SEAT, (_m, n: string, form: string | undefined, offset: number) => {
-    const seat = Number(n);
-    const mine = seat === viewer;
-    const name = mine ? "you" : names[seat] || `Player ${seat + 1}`;
-    let out = name;
-    if (form === "'s") out = mine ? "your" : `${name}'s`;
-    else if (form) {
-      const [third, second] = form.slice(1).split("|");
-      out = `${name} ${mine ? second : third}`;
-    }
-    const opens = /(?:^|[.!?]\s+)$/.test(text.slice(0, offset));
-    return mine && opens ? out.charAt(0).toUpperCase() + out.slice(1) : out;
-  });
-}
+/** Text with its seat references written for the viewer (null: a spectator): the TS
+ * client's renderText ("you" / the player's name, "your" / "Ada's", "you hold" / "Ada holds"). */
+export const render = renderText;
 
 /** "1 more player", "2 more players". */
 export function plural(n: number, word: string): string {

@@ -5,7 +5,7 @@ same metadata the turn timers read (`turn_timer_ms`, `time_bank_ms`), and its ti
 as the abandonment fields: a bot taking the seat is abandonment after one timeout with the
 platform playing it, a forfeit is abandonment after one timeout ending the match. So the
 rules replicas, their durable Redis timers and the log (TimedOut, Abandoned events) serve
-correspondence matches unchanged. The pause limits are kept for RequestPause.
+correspondence matches unchanged. The pause limits are kept for SetAway (rules/away.py).
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def policy_name(value: int) -> str:
 def meta(life: gw.LifecycleOptions) -> dict[str, str]:
     """The metadata a correspondence match adds or overrides; {} without one.
 
-    Refuses INVALID_ARGUMENT CLOCK_CONFLICT when the millisecond clocks are also set."""
+    Refuses INVALID_ARGUMENT CLOCK_CONFLICT when the millisecond clocks are also set, and
+    PAUSE_LIMITS_CONFLICT when the match's pause total is below one pause."""
     if not life.HasField("correspondence"):
         return {}
     if life.turn_timer_ms or life.time_bank_ms or life.time_bank_increment_ms:
@@ -44,6 +45,12 @@ def meta(life: gw.LifecycleOptions) -> dict[str, str]:
             "CLOCK_CONFLICT",
         )
     corr = life.correspondence
+    if corr.max_pause_days_total and corr.max_pause_days_total < corr.max_pause_days:
+        raise invalid_argument(
+            "lifecycle.correspondence.max_pause_days_total",
+            "the pauses of a match add up to at least one longest pause (or leave it 0)",
+            "PAUSE_LIMITS_CONFLICT",
+        )
     fields = {
         "turn_timer_ms": str(corr.hours_per_move * HOUR_MS),
         "time_bank_ms": str(corr.bank_hours * HOUR_MS),
@@ -54,3 +61,8 @@ def meta(life: gw.LifecycleOptions) -> dict[str, str]:
     if corr.on_timeout in _POLICY:
         fields["abandon_after"], fields["on_abandon"] = _POLICY[corr.on_timeout]
     return fields
+
+
+def pause_days(meta: dict[str, str]) -> int:
+    """Match.max_pause_days: the longest pause of a correspondence match (0: none)."""
+    return int(meta.get("pause_max_ms") or 0) // DAY_MS if meta.get("corr") else 0

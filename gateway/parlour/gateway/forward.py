@@ -103,7 +103,8 @@ class ForwardCalls(Edge):
             for name, info in sorted(infos.items())
         ]
         unavailable_games = [f"games/{name}" for name in unavailable]
-        return gw.ListGamesResponse(games=games, unavailable_games=unavailable_games)
+        files = self.router.files_of(sorted(infos)) if request.with_files else []
+        return gw.ListGamesResponse(games=games, unavailable_games=unavailable_games, files=files)
 
     @guarded
     async def GetView(self, request, context):

@@ -122,6 +122,7 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
         progress=progress,
         rated=meta.get("unrated") != "1",
         rules_version=int(meta.get("rules") or 1),
+        max_pause_days=correspondence.pause_days(meta),
     )
     for seat in range(seats):
         resource.seats.add(

@@ -82,6 +82,8 @@ def match_log(name: str, log: rules.MatchLog) -> gw.MatchLog:
             undo_answer=action.undo_answer,
             migrated_to=action.migrated_to,
         )
+        if action.HasField("away"):
+            answer.actions[-1].away.CopyFrom(same_layout(action.away, gw.SeatAway))
     for event in log.events:
         answer.events.add(
             event=gw.MatchEvent(

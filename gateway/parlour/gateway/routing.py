@@ -254,6 +254,8 @@ class Router:
         self.probe_seconds = probe_seconds
         self.retire_seconds = retire_seconds
         self.infos: dict[str, pb.GameInfo] = {}
+        #: each described game's proto files and their imports, dependencies first
+        self.files: dict[str, list] = {}
         self._tasks: set[asyncio.Task] = set()
 
     # -- keeping the replica sets current --------------------------------------------
@@ -341,8 +343,18 @@ class Router:
                 patient=patient,
             )
             reflection.learn_files(response.files)
+            self.files[game] = list(response.files)
             self.infos[game] = response.game
         return self.infos[game]
+
+    def files_of(self, games: list[str]) -> list:
+        """The described games' proto files and their imports, each once, dependencies
+        first (a FileDescriptorSet clients build their type registry from)."""
+        seen: dict[str, object] = {}
+        for game in games:
+            for file in self.files.get(game, ()):
+                seen.setdefault(file.name, file)
+        return list(seen.values())
 
     async def describe_all(self) -> tuple[dict[str, pb.GameInfo], list[str]]:
         """The facts of every game that has a live replica, and the names of those that do not."""

@@ -4,7 +4,7 @@
 - matches.py: CreateMatch, JoinMatch, GetMatch, LeaveMatch and the Match resource;
 - forward.py: calls answered by the rules replica (ListGames, GetView, ListActions,
   SubmitAction, SampleHidden, GetMatchLog);
-- undo.py: UndoAction, AnswerUndo;
+- undo.py: UndoAction, AnswerUndo, SetAway;
 - lobby_calls.py: ListMatches, JoinOrCreate;
 - streams.py: StreamEvents and Play (play.py runs one Play session);
 - records.py: GetPlayerRecord, ListLeaderboard (players' ratings, issue 36);

@@ -1,5 +1,6 @@
 """Undo: UndoAction (a seat takes back its last action, or asks to) and AnswerUndo (the
-other seats' answer), both forwarded to the rules replica that keeps the match."""
+other seats' answer); SetAway (a seat's "away until ...", issue 44). Each is forwarded to
+the rules replica that keeps the match."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from parlour.rules.v1 import rules_pb2 as rules
 
 
 class UndoCalls(Edge):
-    """UndoAction and AnswerUndo."""
+    """UndoAction, AnswerUndo and SetAway."""
 
     @guarded
     async def UndoAction(self, request, context):
@@ -47,5 +48,24 @@ class UndoCalls(Edge):
             rules=viewer.rules,
         )
         return gw.AnswerUndoResponse(
+            result=public.act_result(response.result), replayed=response.replayed
+        )
+
+    @guarded
+    async def SetAway(self, request, context):
+        viewer = await self.viewer(request.match, context, seated=True)
+        ask = rules.SetAwayRequest(
+            match_id=viewer.match,
+            seat=viewer.seat,
+            request_id=client_request_id(request),
+            until_unix_ms=request.until_unix_ms,
+        )
+        response = await self.router.call(
+            viewer.game,
+            viewer.match,
+            lambda r: r.stub.SetAway(ask, timeout=30),
+            rules=viewer.rules,
+        )
+        return gw.SetAwayResponse(
             result=public.act_result(response.result), replayed=response.replayed
         )

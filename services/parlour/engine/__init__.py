@@ -4,7 +4,7 @@ Nothing here imports gRPC or Redis; an embedder can play any registered game
 in-process::
 
     from parlour.engine import LocalMatch
-    match = LocalMatch("isayholmes", seats=4, seed=7)
+    match = LocalMatch(name, seats=4, seed=7)   # name: a game folder's
     while match.outcome is None:
         decision = match.pending[0]
         match.act(decision.seat, match.legal_actions(decision.seat)[0])

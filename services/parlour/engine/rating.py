@@ -42,8 +42,8 @@ def one_against(first: Side, rest: Side, first_won: bool) -> Sides:
 
 def matching_variant(variants: Sequence, options: Message) -> str | None:
     """The variant whose Options the match's contain: every scalar a variant sets has the
-    same value, every message it sets is present (Murder Castle's Play as Holmes, whatever
-    the Holmes seat); the one that sets the most wins. None when no variant matches."""
+    same value, every message it sets is present (a mode that names a seat, whatever the
+    seat); the one that sets the most wins. None when no variant matches."""
     best, most = None, -1
     for variant in variants:
         fields = variant.options.ListFields()

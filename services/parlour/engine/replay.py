@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 
-from parlour.engine import abandon, runtime, timeouts, undo, versions
+from parlour.engine import abandon, away, runtime, timeouts, undo, versions
 from parlour.engine.game import Emitted, Game, Outcome, copy_message
 from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import (
     Abandoned,
+    Away,
     RulesUpdated,
     TimedOut,
     UndoAnswered,
@@ -93,6 +94,8 @@ def describe(game: Game, event: Message) -> str:
         return undo.describe_expired(event)
     if isinstance(event, RulesUpdated):
         return versions.describe(event)
+    if isinstance(event, Away):
+        return away.describe(event)
     return game.describe_event(event)
 
 
@@ -116,7 +119,8 @@ def replay(
     `timed_out` (the decision kind when the platform played it: a TimedOut event comes
     first), `undoes` (for an undo: the version taken back, whose earlier state returns
     with an Undone event), `undo_requested` and `undo_answer` (the steps of an undo the
-    other seats agree to; a seat's move while a request is open makes it lapse).
+    other seats agree to; a seat's move while a request is open makes it lapse), `away`
+    (a seat's pause: the state stays, an Away event).
     `Replayed.states[i]` is the state at version i + 1.
     """
     entries = list(entries)
@@ -145,6 +149,8 @@ def replay(
                 emitted = [Emitted(RulesUpdated(from_version=played_under,
                                                 to_version=entry.migrated_to))]
                 played_under = entry.migrated_to
+            elif away.is_pause(entry):
+                state, action, emitted = states[-1], None, [away.event(entry)]
             elif undo.is_step(entry):
                 state, action, emitted, asked = agreement_step(
                     rules, states, played, entry, asked, platform

@@ -56,9 +56,9 @@ def is_step(entry) -> bool:
 
 
 def keeps_state(entry) -> bool:
-    """Whether a logged entry leaves the state as it was: a request, or an answer that did
-    not complete the agreement."""
-    return is_step(entry) and not entry.undoes
+    """Whether a logged entry leaves the state as it was: a request, an answer that did
+    not complete the agreement, or a seat's pause (engine.away)."""
+    return (is_step(entry) and not entry.undoes) or entry.HasField("away")
 
 
 def last_move(entries: list) -> tuple[object | None, list]:

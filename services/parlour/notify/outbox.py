@@ -97,8 +97,8 @@ class Outbox:
 
     async def changed(self, match: str, progress: pb.MatchProgress,
                       clock_low_before_ms: int = 0, now_ms: int = 0) -> int:
-        """Write the notices `progress` calls for (clock_low too when `clock_low_before_ms`);
-        returns how many were new."""
+        """Write the notices `progress` calls for (clock_low too when `clock_low_before_ms`,
+        never for a seat away at `now_ms`); returns how many were new."""
         meta = await self.redis.hgetall(keys.meta(match))
         if not meta:
             return 0
@@ -108,13 +108,15 @@ class Outbox:
             for seat in range(seats):
                 wanted[f"match_finished:{seat}"] = ("match_finished", seat)
         turns = await self._turns(match, progress, seats)
+        away = {p.seat for p in progress.away if p.until_unix_ms > now_ms}
         for decision in progress.pending:
             if decision.seat not in turns:
                 continue  # a sweep's progress older than the last change seen
             turn = turns[decision.seat]
             wanted[f"your_turn:{decision.seat}:{turn}"] = ("your_turn", decision.seat)
             left = decision.deadline_unix_ms - now_ms
-            if clock_low_before_ms and decision.deadline_unix_ms and left < clock_low_before_ms:
+            low = clock_low_before_ms and decision.deadline_unix_ms and left < clock_low_before_ms
+            if low and decision.seat not in away:  # a paused clock is not low
                 wanted[f"clock_low:{decision.seat}:{turn}"] = ("clock_low", decision.seat)
         if progress.HasField("undo_request"):
             asked = progress.undo_request

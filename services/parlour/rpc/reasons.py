@@ -35,6 +35,15 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
         "INVALID_ARGUMENT",
         "A correspondence clock replaces turn_timer_ms and the time bank; leave them 0.",
     ),
+    "PAUSE_LIMITS_CONFLICT": (
+        "INVALID_ARGUMENT",
+        "max_pause_days_total is below max_pause_days (0 means the same).",
+    ),
+    "AWAY_IN_PAST": ("INVALID_ARGUMENT", "SetAway: the date has passed (0 means back now)."),
+    "PAUSE_TOO_LONG": (
+        "INVALID_ARGUMENT",
+        "SetAway: the pause would last longer than the match's max_pause_days from its start.",
+    ),
     "SEQUENCE_AHEAD": (
         "OUT_OF_RANGE",
         "after_sequence is past the last sequence (metadata: last_sequence).",
@@ -135,6 +144,21 @@ PLATFORM_REASONS: dict[str, tuple[str, str]] = {
     "BAD_SAMPLE_COUNT": ("INVALID_ARGUMENT", "SampleHidden asks for too few or too many states."),
     # undo (LifecycleOptions.allow_undo)
     "UNDO_NOT_ALLOWED": ("FAILED_PRECONDITION", "The match was created without undo."),
+    "NOT_CORRESPONDENCE": (
+        "FAILED_PRECONDITION",
+        "SetAway: only a match with correspondence clocks has pauses.",
+    ),
+    "PAUSES_NOT_ALLOWED": ("FAILED_PRECONDITION", "SetAway: the match allows no pauses."),
+    "PAUSE_ALLOWANCE_USED": (
+        "FAILED_PRECONDITION",
+        "SetAway: the seat's pauses would add up to more than the match's max_pause_days_total.",
+    ),
+    "NOT_AWAY": ("FAILED_PRECONDITION", "SetAway: back (0) from a seat that is not away."),
+    "SEAT_ABANDONED": ("FAILED_PRECONDITION", "SetAway: the platform plays this seat now."),
+    "TIME_RAN_OUT": (
+        "FAILED_PRECONDITION",
+        "SetAway: the seat's deadline passed; its timeout is played, not paused.",
+    ),
     "NOTHING_TO_UNDO": ("FAILED_PRECONDITION", "The seat has no action of its own to take back."),
     "OTHER_SEAT_ACTED": ("FAILED_PRECONDITION", "Another seat acted after the seat's last action."),
     "UNDO_AFTER_RANDOMNESS": ("FAILED_PRECONDITION", "The action drew something at random."),

@@ -11,6 +11,8 @@ change of the match committed at time T:
   plays because it abandoned).
 
 Undo requests and answers leave every clock as it was (`carry`): asking cannot buy time.
+A seat away ("away until ...", rules/away.py) has its fresh budget start at its pause's
+end instead of T; the pauses carry from change to change.
 The clocks live in the MatchProgress committed with the state, so they are in Redis, never
 only in a process.
 """
@@ -97,20 +99,23 @@ def advance(
     `acted`: the seat whose own decision the change commits; `timed_out`: the seat the
     platform played for because its deadline passed.
     """
+    if before is not None:
+        after.away.extend(before.away)
     if not policy.timed:
         return
     banks = banks_after(before, policy, now, seats, acted, timed_out) if policy.banked else {}
     owing = {decision.seat for decision in after.pending}
+    starts = {pause.seat: max(now, pause.until_unix_ms) for pause in after.away}
     for seat, bank in sorted(banks.items()):
         running = seat in owing and seat not in platform_seats
-        after.clocks.add(
-            seat=seat, bank_ms=bank, bank_runs_from_unix_ms=now + policy.budget_ms if running else 0
-        )
+        runs_from = starts.get(seat, now) + policy.budget_ms if running else 0
+        after.clocks.add(seat=seat, bank_ms=bank, bank_runs_from_unix_ms=runs_from)
     for decision in after.pending:
         if decision.seat in platform_seats:
             decision.deadline_unix_ms = now
         else:
-            decision.deadline_unix_ms = now + policy.budget_ms + banks.get(decision.seat, 0)
+            start = starts.get(decision.seat, now)
+            decision.deadline_unix_ms = start + policy.budget_ms + banks.get(decision.seat, 0)
 
 
 def carry(before: pb.MatchProgress, version: int, last_sequence: int) -> pb.MatchProgress:

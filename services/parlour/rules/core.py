@@ -163,6 +163,16 @@ class MatchLock:
             del self.locks[self.match]
 
 
+def json_names(messages, descriptors) -> None:
+    """Fill every field's json_name (protoc leaves it out of the descriptors embedded in
+    generated Python; clients building types from the files, e.g. protobuf-es, need it)."""
+    for message in messages:
+        descriptor = descriptors[message.name]
+        for field in message.field:
+            field.json_name = descriptor.fields_by_name[field.name].json_name
+        json_names(message.nested_type, descriptor.nested_types_by_name)
+
+
 class RulesCore:
     """Create matches, answer views and legal actions, and apply actions for one game."""
 
@@ -239,6 +249,7 @@ class RulesCore:
                 visit(dependency)
             proto = descriptor_pb2.FileDescriptorProto()
             file.CopyToProto(proto)
+            json_names(proto.message_type, file.message_types_by_name)
             ordered[file.name] = proto
 
         g = self.game
@@ -700,12 +711,13 @@ class RulesCore:
     async def commit_step(
         self,
         entry: Cached,
-        request: pb.UndoActionRequest | pb.AnswerUndoRequest,
+        request: pb.UndoActionRequest | pb.AnswerUndoRequest | pb.SetAwayRequest,
         fingerprint: bytes,
         step: tuple[Message, list[Message], pb.MatchProgress, pb.LoggedAction],
     ) -> pb.ActResponse:
-        """Commit an undo step (an undo, an undo request or an answer) on top of `entry`:
-        `step` is the state it leaves, its public events, the progress and the log entry."""
+        """Commit an undo step (an undo, an undo request or an answer) or a pause on top of
+        `entry`: `step` is the state it leaves, its public events, the progress and the log
+        entry."""
         match = request.match_id
         state, notices, progress, logged = step
         result = pb.ActResult(

@@ -8,7 +8,7 @@ import grpc
 
 from parlour.rpc.batching import Batches
 from parlour.rpc.errors import ServiceError, classify, guarded, unavailable
-from parlour.rules import undos
+from parlour.rules import away, undos
 from parlour.rules.core import RulesCore
 from parlour.rules.matchlog import match_log
 from parlour.rules.v1 import rules_pb2 as pb
@@ -75,6 +75,10 @@ class RulesServicer(pb_grpc.RulesServiceServicer):
     @guarded
     async def AnswerUndo(self, request, context):
         return await undos.answer_undo(self.core, request)
+
+    @guarded
+    async def SetAway(self, request, context):
+        return await away.set_away(self.core, request)
 
     @guarded
     async def Act(self, request, context):

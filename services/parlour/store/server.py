@@ -26,8 +26,8 @@ def server_binary() -> str:
 
 
 #: What parlour asks of its Redis beyond the defaults: a match's event stream starts a
-#: listpack node of this many bytes (Redis preallocates min(4096, this)); a finished
-#: tinycards match's 33 events take about 1.2 KB, so 4096 tripled its footprint.
+#: listpack node of this many bytes (Redis preallocates min(4096, this)); the 33 events of
+#: a finished match of the smallest game take about 1.2 KB, so 4096 tripled its footprint.
 SETTINGS = ["--stream-node-max-bytes", "512"]
 
 

@@ -329,5 +329,4 @@ function keyLabel(key: string, ctx: Ctx): string | undefined {
 
 export const board: GameBoard = {
   draw, steps, prompt, keyLabel,
-  named: { hand: "influence", discard: "influence", site: "sites", siteDiscard: "sites", crimeCard: "crimePlan" },
 };

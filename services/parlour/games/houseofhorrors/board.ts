@@ -154,5 +154,4 @@ function keyLabel(key: string): string | undefined {
 
 export const board: GameBoard = {
   draw, steps, prompt, keyLabel,
-  named: Object.fromEntries(["hand", "spoils", "roomDiscard", "houseDiscard", "revealedRooms", "table", "room", "revealed", "items", "characters", "underMortal", "underHorror", "claimCard", "spoilsPool", "cards"].map((f) => [f, "cards"])),
 };

@@ -434,6 +434,4 @@ function keyLabel(key: string): string | undefined {
 export const board: GameBoard = {
   draw: (ctx) => draw(ctx, ctx.choices.filter((c) => c.kind === "rotate").map((c) => c.fields)),
   steps, prompt, keyLabel,
-  named: { hand: "events", eventDiscard: "events", peeked: "rooms", tile: "rooms" },
-  places: { list: "rooms", fields: ["place", "places", "fromPlace", "toPlace", "holmes", "room", "landing", "a", "b"] },
 };
