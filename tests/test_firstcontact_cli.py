@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from parlour.cli import UsageError, table_seats
+from parlour.commands._common import UsageError
+from parlour.commands.play import table_seats
 from parlour.engine.registry import get_game
 from parlour.store.server import free_port
 

@@ -28,8 +28,8 @@ import redis.asyncio as aioredis
 import redis.exceptions
 from pydantic import Field
 
+from parlour.clock import now_ms
 from parlour.notify.outbox import GROUP, KINDS, STREAM, Outbox
-from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings, load
 from parlour.store import keys
