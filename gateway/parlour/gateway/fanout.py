@@ -49,6 +49,8 @@ class Progress:
     data: bytes
     #: Its public MatchProgress, made once by the first session that sends it.
     public: object = field(default=None, compare=False)
+    #: Its StreamEventsResponse bytes, encoded once by the first stream that sends it.
+    encoded: bytes | None = field(default=None, compare=False)
 
 
 #: Put in an idle subscriber's queue by Beats: a heartbeat interval passed with nothing new.

@@ -42,20 +42,35 @@ def _match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
     return public
 
 
+#: The memo key of the StreamEventsResponse bytes of a run of events (with their sequences).
+STREAM_BYTES = "stream-bytes"
+
+
 def stream_message(
     item: list[StoredEvent] | Progress | Heartbeat, event_url: str
-) -> gw.StreamEventsResponse:
+) -> gw.StreamEventsResponse | bytes:
     """A heartbeat, the match's progress, one event, or a batch of events as one StreamEvents
-    message."""
+    message. A change's progress and events leave as the message's bytes, encoded once for
+    every stream that sends the same (the handler's serializer passes bytes through)."""
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
     if isinstance(item, Progress):
-        return gw.StreamEventsResponse(progress=progress_message(item))
+        if item.encoded is None:
+            message = gw.StreamEventsResponse(progress=progress_message(item))
+            object.__setattr__(item, "encoded", message.SerializeToString())
+        return item.encoded
     metrics.EVENTS_SENT.inc(len(item))
-    if len(item) == 1:
-        return gw.StreamEventsResponse(event=match_event(item[0], event_url))
-    events = [match_event(e, event_url) for e in item]
-    return gw.StreamEventsResponse(batch=gw.EventBatch(events=events))
+    memo = item[0].memo
+    key = (STREAM_BYTES, event_url, *(e.sequence for e in item))
+    encoded = memo.get(key)
+    if encoded is None:
+        if len(item) == 1:
+            message = gw.StreamEventsResponse(event=match_event(item[0], event_url))
+        else:
+            events = [match_event(e, event_url) for e in item]
+            message = gw.StreamEventsResponse(batch=gw.EventBatch(events=events))
+        encoded = memo[key] = message.SerializeToString()
+    return encoded
 
 
 class StreamCalls(ForwardCalls, MatchCalls):
