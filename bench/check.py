@@ -21,7 +21,14 @@ VS_PEER = (
     "peer_flatfile_server_cpu_us",
     "server_cpu_x_flatfile",
 )
-MEMORY = ("memory_usage_bytes_per_match", "memory_usage_by_key", "info_used_memory_delta_per_match")
+MEMORY = (
+    "memory_usage_bytes_per_match",
+    "memory_usage_by_key",
+    "info_used_memory_delta_per_match",
+    "after_retry_window",
+)
+#: A finished match once its retry window passed (bench/redis_sizing.after_window).
+AFTER_WINDOW = ("bytes_per_match", "by_key", "matches", "goal_bytes")
 SERVERS = ("gateway", "rules:tinycards", "redis", "bench")
 #: The ratings section (bench/ratings.py, issue 36).
 RATINGS = ("c1", "c16", "floor_openskill", "x_floor", "memory")
@@ -83,6 +90,7 @@ def problems(results: dict) -> list[str]:
                 out += _missing(vs, VS_PEER, f"vs_peer.{path}.{c}")
     memory = results.get("memory", {})
     out += _missing(memory, MEMORY, "memory")
+    out += _missing(memory.get("after_retry_window", {}), AFTER_WINDOW, "memory.after_retry_window")
     if memory.get("errors"):
         out.append(f"memory run: {memory['errors']} errors")
     ratings = results.get("ratings", {})

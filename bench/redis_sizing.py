@@ -8,7 +8,8 @@ seat taken (a live match before play), finished (with its request records, kept 
 window for late retries) and finished once the retry window has passed (every key the
 finished retention keeps: meta, state, events, action log). The stack runs with a retry
 window of WINDOW seconds so the last column is measured after Redis expired the records,
-not computed. Prints a Markdown table; issue 31 item 4's goal is ≤ 4 KB for tinycards.
+not computed, and itemised by key. Prints a Markdown table; issue 41 item 4's goal is ≤ 4 KB
+for tinycards (`make bench` prints that row: `after_window`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from parlour.store import keys
 
 #: PARLOUR_REQUEST_RETRY_SECONDS for the measuring stack (the default is 600).
 WINDOW = 1
+#: Issue 41 item 4: a finished tinycards match, once its retry window passed, in bytes.
+GOAL = 4096
 
 
 async def expired(redis, key: str) -> None:
@@ -39,18 +42,26 @@ async def expired(redis, key: str) -> None:
         await asyncio.sleep(0.1)
 
 
+async def key_bytes(redis, match: str) -> dict[str, int]:
+    """Bytes Redis reports for each key of the match that exists, by kind (state, events…)."""
+    out = {}
+    for key in keys.all_for(match):
+        used = await redis.memory_usage(key, samples=0)
+        if used:
+            out[key.rsplit(":", 1)[1]] = used
+    return out
+
+
 async def match_bytes(redis, match: str) -> int:
     """Bytes Redis reports for every key of the match."""
-    total = 0
-    for key in keys.all_for(match):
-        total += await redis.memory_usage(key, samples=0) or 0
-    return total
+    return sum((await key_bytes(redis, match)).values())
 
 
 async def measure(address: str, redis_url: str, game: str, matches: int) -> dict[str, float]:
     redis = aioredis.from_url(redis_url)
     seats = get_game(game).min_seats
     created, finished, kept, actions, events = [], [], [], [], []
+    by_key: dict[str, list[int]] = {}
     try:
         async with GatewayClient(address) as client:
             for seed in range(matches):
@@ -62,7 +73,10 @@ async def measure(address: str, redis_url: str, game: str, matches: int) -> dict
                 match = report.match.name.removeprefix("matches/")
                 finished.append(await match_bytes(redis, match))
                 await expired(redis, keys.requests(match))
-                kept.append(await match_bytes(redis, match))
+                left = await key_bytes(redis, match)
+                kept.append(sum(left.values()))
+                for kind, used in left.items():
+                    by_key.setdefault(kind, []).append(used)
                 actions.append(report.actions)
                 events.append(report.progress.last_sequence)
     finally:
@@ -75,6 +89,22 @@ async def measure(address: str, redis_url: str, game: str, matches: int) -> dict
         "created": mean(created),
         "finished": mean(finished),
         "kept": mean(kept),
+        "kept_by_key": {kind: round(sum(v) / matches) for kind, v in by_key.items()},
+    }
+
+
+async def after_window(matches: int) -> dict:
+    """A finished tinycards match's bytes once its retry window has passed, by key, from a
+    stack of its own (WINDOW-second window), as bench.run reports them (issue 41 item 4)."""
+    with LocalStack(["tinycards"], env={"PARLOUR_REQUEST_RETRY_SECONDS": str(WINDOW)}) as stack:
+        row = await measure(stack.address, stack.redis_url, "tinycards", matches)
+    return {
+        "bytes_per_match": round(row["kept"]),
+        "by_key": row["kept_by_key"],
+        "matches": matches,
+        "actions": row["actions"],
+        "events": row["events"],
+        "goal_bytes": GOAL,
     }
 
 
@@ -92,7 +122,9 @@ async def main_async(games: list[str], matches: int) -> None:
         print(
             f"| {game} | {r['seats']} | {r['actions']:.0f} | {r['events']:.0f} | "
             f"{r['created'] / 1024:.1f} KiB | {r['finished'] / 1024:.1f} KiB | "
-            f"{r['kept'] / 1024:.1f} KiB ({r['kept']:.0f} B) |"
+            f"{r['kept'] / 1024:.1f} KiB ({r['kept']:.0f} B: "
+            + ", ".join(f"{k} {v}" for k, v in r["kept_by_key"].items())
+            + ") |"
         )
 
 

@@ -38,6 +38,7 @@ from bench import (
     profile,
     quiet,
     ratings,
+    redis_sizing,
     replicated,
     sizing,
 )
@@ -374,6 +375,9 @@ class Bench:
                 self.results["parlour"] = await self.run_stack(stack, client)
                 log("memory per finished match:")
                 self.results["memory"] = await self.memory(r, client)
+                self.results["memory"]["after_retry_window"] = await redis_sizing.after_window(
+                    1 if self.quick else 3
+                )
                 self.results["durability"] = await self.check_durable(r)
                 log("ratings (issue 36):")
                 self.results["ratings"] = await ratings.run(
@@ -594,6 +598,14 @@ def table(results: dict) -> str:
         f"memory per finished match: {mem['memory_usage_bytes_per_match']} B by MEMORY USAGE "
         f"({', '.join(f'{k} {v}' for k, v in mem['memory_usage_by_key'].items())}); "
         f"INFO used_memory grew {mem['info_used_memory_delta_per_match']} B per match"
+    )
+    kept = mem["after_retry_window"]
+    met = "MET" if kept["bytes_per_match"] <= kept["goal_bytes"] else "NOT MET"
+    lines.append(
+        f"memory per finished match after its retry window: {kept['bytes_per_match']} B by "
+        f"MEMORY USAGE ({', '.join(f'{k} {v}' for k, v in kept['by_key'].items())}; "
+        f"{kept['events']:.0f} events, {kept['actions']:.0f} actions; goal <= "
+        f"{kept['goal_bytes']} B -> {met})"
     )
     rt = results["ratings"]
     lines.append(

@@ -231,7 +231,9 @@ async def spectators(stack: LocalStack, size: dict) -> dict:
 
         async def watch() -> int:
             seen = 0
-            call = client.stub.StreamEvents(gw.StreamEventsRequest(match=match.name))
+            call = client.stub.StreamEvents(
+                gw.StreamEventsRequest(match=match.name, progress_with_events=True)
+            )
             async for item in call:
                 kind = item.WhichOneof("kind")
                 for event in {"event": [item.event], "batch": item.batch.events}.get(kind, []):

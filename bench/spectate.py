@@ -28,7 +28,7 @@ OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 async def watch(client: GatewayClient, match: str, arrivals: dict[int, list[float]]) -> int:
     """Read one spectator stream to the match's end; the events it saw."""
     seen = 0
-    call = client.stub.StreamEvents(gw.StreamEventsRequest(match=match))
+    call = client.stub.StreamEvents(gw.StreamEventsRequest(match=match, progress_with_events=True))
     async for item in call:
         kind = item.WhichOneof("kind")
         now = time.monotonic()

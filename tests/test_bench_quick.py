@@ -70,7 +70,8 @@ def test_issue22_item1_a_lost_field_or_an_error_is_a_problem() -> None:
         "settings": {"levels": [2], "peer": False, "sizing": False},
         "floors": {"unary_echo": {"2": floor}},
         "parlour": {"unary": {"2": dict(row)}, "play": {"2": dict(row)}},
-        "memory": {name: 1 for name in check.MEMORY},
+        "memory": {name: 1 for name in check.MEMORY}
+        | {"after_retry_window": {name: 1 for name in check.AFTER_WINDOW}},  # issue 41 item 4
         "durability": {"matches_checked": 3, "incomplete": 0},
         "ratios": {"unary": {"target": {}}, "play": {"target": {}}},
         "ratings": {"c1": {"updates_per_s": 1.0}, "c16": {"updates_per_s": 1.0},

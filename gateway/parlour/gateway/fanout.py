@@ -49,6 +49,8 @@ class Progress:
     data: bytes
     #: Its public MatchProgress, made once by the first session that sends it.
     public: object = field(default=None, compare=False)
+    #: Its StreamEventsResponse bytes, encoded once by the first stream that sends it.
+    encoded: bytes | None = field(default=None, compare=False)
 
 
 #: Put in an idle subscriber's queue by Beats: a heartbeat interval passed with nothing new.
@@ -92,6 +94,15 @@ class Beats:
     def close(self) -> None:
         for task in self._tasks.values():
             task.cancel()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change's visible events and the match's progress after them, ready together (a
+    subscription's `events(together=True)`)."""
+
+    events: list[StoredEvent]
+    progress: Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,12 +225,12 @@ class Subscription:
         return note
 
     async def events(
-        self, heartbeat: float
-    ) -> AsyncIterator[list[StoredEvent] | Progress | Heartbeat | Finished]:
+        self, heartbeat: float, together: bool = False
+    ) -> AsyncIterator[list[StoredEvent] | Progress | Change | Heartbeat | Finished]:
         """Visible events in order from the cursor, in batches of those ready together,
-        each change's Progress after its events (the latest of those ready together),
-        heartbeats while idle, and Finished (then nothing) once the match's last event
-        has been passed."""
+        each change's Progress after its events (the latest of those ready together; with
+        `together`, one Change of both when they are ready at once), heartbeats while idle,
+        and Finished (then nothing) once the match's last event has been passed."""
         async for batch in self._catch_up(None):
             yield await self._checked(batch)
         if self.finished or await self._passed_the_end(self.finished_at_start):
@@ -274,11 +285,19 @@ class Subscription:
                     break
                 event = self.queue.get_nowait()
             if ready:
-                yield await self._checked(ready)
+                ready = await self._checked(ready)
             if self.finished:
+                if ready:
+                    yield ready
                 yield Finished(self.cursor)
                 return
-            if (note := self._progressed(note)) is not None:
+            note = self._progressed(note)
+            if together and ready and note is not None:
+                yield Change(ready, note)
+                continue
+            if ready:
+                yield ready
+            if note is not None:
                 yield note
 
     async def _passed_the_end(self, known: int | None = -1) -> bool:
@@ -526,22 +545,27 @@ class EventHub:
                 except Exception as error:  # noqa: BLE001 - subscribers refill from history
                     log.warning("event read failed", extra={"error": str(error), "match": match})
                     return
-                feed.offer(events)
-                if not feed.again and len(events) < 512:
-                    done = await self._read_progress(match, feed) or not events
-                    if done and not feed.again:  # (a notice may come during the read)
-                        return
+                if feed.again or len(events) == 512:
+                    feed.offer(events)
+                    continue
+                done = await self._read_progress(match, feed, events) or not events
+                if done and not feed.again:  # (a notice may come during the read)
+                    return
         finally:
             feed.reading = False
 
-    async def _read_progress(self, match: str, feed: MatchFeed) -> bool:
-        """Offer the match's stored progress; False if its events are not all read yet."""
-        offered = feed.cursor  # stored and confirmed before the read: the store has them
+    async def _read_progress(self, match: str, feed: MatchFeed, events: list[StoredEvent]) -> bool:
+        """Offer the events read and then the match's stored progress, read first so that
+        subscribers take both at once; False if its events are not all read yet."""
+        # stored and confirmed before the read: the store has them
+        offered = max(feed.cursor, events[-1].sequence if events else 0)
         try:
             data, last = await self.store.confirmed_progress(match)
         except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
             log.warning("progress read failed", extra={"error": str(error), "match": match})
+            feed.offer(events)
             return True
+        feed.offer(events)
         if last is not None and last < offered:
             self._rewound(match, feed, last)
         if data is None:

@@ -97,6 +97,8 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
         "salt": salt.hex(),
         "seed": str(seed),
         "commitment": audit.commitment(seed, salt).hex(),
+    }
+    lifecycle = {
         "secret_after_end": str(int(life.secret_after_end)),
         "turn_timer_ms": str(life.turn_timer_ms),
         "allow_undo": str(int(life.allow_undo)),
@@ -104,8 +106,12 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
         "time_bank_ms": str(life.time_bank_ms),
         "time_bank_increment_ms": str(life.time_bank_increment_ms),
         "abandon_after": str(life.abandon_after_timeouts),
-        "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "platform",
-    } | correspondence.meta(life)
+        "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "",
+    }
+    # an option left at its default is not stored (its readers take it as absent: 0, off,
+    # 'platform'); a correspondence clock's fields are stored as they are
+    meta |= {name: value for name, value in lifecycle.items() if value not in ("0", "")}
+    meta |= correspondence.meta(life)
     if request.allow_spectators and not request.HasField("invitation"):
         meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
     return meta

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from parlour.gateway import expiry, identity, public
 from parlour.gateway.edge import Viewer, match_id_of
-from parlour.gateway.fanout import Finished, Heartbeat, Progress, Subscription
+from parlour.gateway.fanout import Change, Finished, Heartbeat, Progress, Subscription
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
 from parlour.gateway.play import PlaySession, progress_message
@@ -42,20 +42,42 @@ def _match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
     return public
 
 
+#: The memo key of the StreamEventsResponse bytes of a run of events (with their sequences).
+STREAM_BYTES = "stream-bytes"
+
+
 def stream_message(
-    item: list[StoredEvent] | Progress | Heartbeat, event_url: str
-) -> gw.StreamEventsResponse:
-    """A heartbeat, the match's progress, one event, or a batch of events as one StreamEvents
-    message."""
+    item: list[StoredEvent] | Progress | Change | Heartbeat, event_url: str
+) -> gw.StreamEventsResponse | bytes:
+    """A heartbeat, the match's progress, one event, a batch of events, or a change's events
+    with its progress as one StreamEvents message. Changes leave as the message's bytes,
+    encoded once for every stream that sends the same (the handler's serializer passes bytes
+    through)."""
     if isinstance(item, Heartbeat):
         return gw.StreamEventsResponse(heartbeat=gw.Heartbeat(last_sequence=item.last_sequence))
     if isinstance(item, Progress):
-        return gw.StreamEventsResponse(progress=progress_message(item))
-    metrics.EVENTS_SENT.inc(len(item))
-    if len(item) == 1:
-        return gw.StreamEventsResponse(event=match_event(item[0], event_url))
-    events = [match_event(e, event_url) for e in item]
-    return gw.StreamEventsResponse(batch=gw.EventBatch(events=events))
+        if item.encoded is None:
+            message = gw.StreamEventsResponse(progress=progress_message(item))
+            object.__setattr__(item, "encoded", message.SerializeToString())
+        return item.encoded
+    note = item.progress if isinstance(item, Change) else None
+    events = item.events if isinstance(item, Change) else item
+    metrics.EVENTS_SENT.inc(len(events))
+    memo = events[0].memo
+    key = (STREAM_BYTES, event_url, note and note.version, *(e.sequence for e in events))
+    encoded = memo.get(key)
+    if encoded is None:
+        if note is not None:
+            batch = gw.EventBatch(events=[match_event(e, event_url) for e in events])
+            batch.progress.CopyFrom(progress_message(note))
+            message = gw.StreamEventsResponse(batch=batch)
+        elif len(events) == 1:
+            message = gw.StreamEventsResponse(event=match_event(events[0], event_url))
+        else:
+            batch = gw.EventBatch(events=[match_event(e, event_url) for e in events])
+            message = gw.StreamEventsResponse(batch=batch)
+        encoded = memo[key] = message.SerializeToString()
+    return encoded
 
 
 class StreamCalls(ForwardCalls, MatchCalls):
@@ -82,17 +104,19 @@ class StreamCalls(ForwardCalls, MatchCalls):
     async def StreamEvents(self, request, context):
         with self.quotas.stream(context.peer()):
             viewer = await self.viewer(request.match, context, seated=False)
-            async for message in self.stream_events(viewer, request.after_sequence):
+            together = request.progress_with_events
+            async for message in self.stream_events(viewer, request.after_sequence, together):
                 yield message
 
-    async def stream_events(self, viewer: Viewer, after: int):
-        """The viewer's events after `after`, heartbeats while idle."""
+    async def stream_events(self, viewer: Viewer, after: int, together: bool = False):
+        """The viewer's events after `after`, heartbeats while idle; with `together`, a
+        change's events and progress in one message."""
         event_url = await self.event_url(viewer.game)
         async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
             with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
                     await self.still_seated(viewer, sub)
-                async for item in sub.events(self.heartbeat):
+                async for item in sub.events(self.heartbeat, together):
                     if isinstance(item, Finished):
                         final = await self.finished(viewer.match, sub)
                         yield gw.StreamEventsResponse(finished=final)

@@ -76,6 +76,16 @@ def decoder(message_type: type[Message]) -> Callable[[bytes], Message | Refused]
     return decode
 
 
+def encoder(message_type: type[Message]) -> Callable[[Message | bytes], bytes]:
+    """Serialize a response; bytes (a message encoded once for many streams) pass as they are."""
+    serialize = message_type.SerializeToString
+
+    def encode(message: Message | bytes) -> bytes:
+        return message if type(message) is bytes else serialize(message)
+
+    return encode
+
+
 def checked_handler(service: ServiceDescriptor, servicer: object) -> grpc.GenericRpcHandler:
     """A handler for every method of `service`, decoding requests with `decoder`."""
     handlers = {}
@@ -91,6 +101,6 @@ def checked_handler(service: ServiceDescriptor, servicer: object) -> grpc.Generi
         handlers[method.name] = kind(
             getattr(servicer, method.name),
             request_deserializer=decoder(request_type),
-            response_serializer=response_type.SerializeToString,
+            response_serializer=encoder(response_type),
         )
     return grpc.method_handlers_generic_handler(service.full_name, handlers)

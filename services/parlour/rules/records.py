@@ -3,10 +3,12 @@
 An event or action of the game's own type is stored in an Any without its type URL
 (the value alone): every one of them would repeat the same URL, about 50 bytes each, a
 third of a stored event. Platform events (TimedOut, Undone, ...) keep their type URL.
-Readers get the full Any back.
+Readers get the full Any back, and an action's request id as it was sent.
 """
 
 from __future__ import annotations
+
+import re
 
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
@@ -15,6 +17,8 @@ from parlour.engine.game import Game
 from parlour.rules.v1 import rules_pb2 as pb
 
 TYPE_URL_PREFIX = "type.googleapis.com/"
+#: A request id stored as its bytes (the SDK's: uuid4().hex).
+HEX_ID = re.compile("[0-9a-f]{32}")
 
 
 def type_url(message_type: type[Message]) -> str:
@@ -44,9 +48,13 @@ def read_event(data: bytes, event_url: str) -> pb.RecordedEvent:
 
 
 def compact_action(logged: pb.LoggedAction, game: Game) -> bytes:
-    """The stored LoggedAction: a game Action without its type URL."""
+    """The stored LoggedAction: a game Action without its type URL, a request id of 32
+    lowercase hex digits as its 16 bytes (`request_id_hex`)."""
     if logged.action.value and logged.action.type_url == type_url(game.action_type):
         logged.action.type_url = ""
+    if HEX_ID.fullmatch(logged.request_id):
+        logged.request_id_hex = bytes.fromhex(logged.request_id)
+        logged.request_id = ""
     return logged.SerializeToString(deterministic=True)
 
 
@@ -58,5 +66,8 @@ def read_actions(game: Game, raws: list[bytes]) -> list[pb.LoggedAction]:
         logged = pb.LoggedAction.FromString(raw)
         if logged.action.value:
             complete(logged.action, url)
+        if logged.request_id_hex:
+            logged.request_id = logged.request_id_hex.hex()
+            logged.ClearField("request_id_hex")
         out.append(logged)
     return out

@@ -22,7 +22,9 @@
 -- joinrid:<seat>): no join can be retried once the match is over.
 -- Event entries: e payload, v visibility, a actor, n version; f = 1 on the match's last
 -- event (status becomes 'finished'), so readers know a viewer past it has everything;
--- s = the meta's seat version (tokens revoked so far), only once one was revoked.
+-- s = the meta's seat version (tokens revoked so far), only once one was revoked. The
+-- finishing commit rewrites the stream (DUMP, RESTORE: the same entries and ids) so that a
+-- finished match keeps no preallocated node bytes.
 -- Retention (store/retention.lua, inline): activity pushes every key out by ARGV[13];
 -- finishing sets ARGV[14] on the match's keys (request records keep a shorter time).
 -- Confirmation (issue 40): fields c and cq of the state are the last version and event
@@ -91,6 +93,13 @@ end
 if record_key ~= '' then redis.call('HSET', KEYS[3], record_key, ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[8]) end
 if finishing then
+  -- nothing is appended to a finished match's stream: rewrite it at its exact size (Redis
+  -- keeps the last listpack node's preallocation, up to stream-node-max-bytes, otherwise)
+  local events = redis.call('DUMP', KEYS[2])
+  if events then
+    redis.call('DEL', KEYS[2])
+    redis.call('RESTORE', KEYS[2], 0, events)
+  end
   for s = 0, tonumber(redis.call('HGET', KEYS[4], 'seats') or 0) - 1 do
     local rid = redis.call('HGET', KEYS[4], 'joinrid:' .. s)
     if rid then redis.call('HDEL', KEYS[4], 'join:' .. rid, 'joinrid:' .. s) end

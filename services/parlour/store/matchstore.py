@@ -351,6 +351,7 @@ class MatchStore:
             pipe = self.redis.pipeline(transaction=False)
             pipe.zrem(keys.lobby(), listed)
             pipe.zrem(keys.lobby(game.decode()), listed)
+            pipe.hdel(keys.meta(match), "listed")  # a finished match keeps no listing
             await pipe.execute()
 
     async def load(self, match: str) -> StoredState:
