@@ -2,15 +2,20 @@
 hooks the standard rules call at fixed points, so the standard modules never ask which mode
 is on.
 
-A game lists its modes once, in order, as a `Modes`; each hook runs the active modes' parts
-in that order (the order is part of the rules: setup draws from the seeded RNG). A `Mode`
-overrides only the hooks it needs; the defaults do nothing.
+A game declares its rule points once, as a subclass of `Mode` whose methods are the standard
+game's answer at each point (what a mode may replace), and a `Modes` over it; the game's
+modes subclass that class, override only the points they replace, and are installed in order
+by the module that assembles the game (so the standard modules never import a mode). The hooks
+below (setup, after_action, end_round ...) are what a mode adds: each runs the active modes'
+parts in order (the order is part of the rules: setup draws from the seeded RNG). `rules()`
+answers with the standard class's methods, each replaced by the one active mode that
+overrides it (two active modes replacing one point is an error).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
@@ -67,11 +72,46 @@ class Mode:
         """What must hold while it is off (none of its components in play)."""
 
 
-class Modes:
-    """A game's modes in order, and the hooks fanned out over the active ones."""
+P = TypeVar("P", bound=Mode)
 
-    def __init__(self, modes: Sequence[Mode]) -> None:
+
+class Modes(Generic[P]):
+    """A game's rule points (`points`: the standard answers), its modes in order once
+    installed, and the hooks fanned out over the active ones."""
+
+    def __init__(self, points: type[P]) -> None:
+        self.points = points
+        self.all: tuple[P, ...] = ()
+        self._rules: dict[tuple[str, ...], P] = {}
+
+    def install(self, modes: Sequence[P]) -> None:
+        """The game's modes, in order (each a subclass of the points class)."""
+        assert all(isinstance(m, self.points) for m in modes), "a mode outside the points"
         self.all = tuple(modes)
+        self._rules.clear()
+
+    def replaced(self, mode: Mode) -> list[str]:
+        """The rule points a mode replaces."""
+        return [name for name in vars(self.points) if not name.startswith("_")
+                and callable(vars(self.points)[name])
+                and getattr(type(mode), name) is not vars(self.points)[name]]
+
+    def rules(self, options: Message) -> P:
+        """The rule points for these options: the standard answers, each replaced by the one
+        active mode that replaces it."""
+        active = tuple(self.on(options))
+        key = tuple(m.name for m in active)
+        found = self._rules.get(key)
+        if found is None:
+            found = self.points()
+            owner: dict[str, str] = {}
+            for mode in active:
+                for name in self.replaced(mode):
+                    assert name not in owner, f"{owner.get(name)} and {mode.name} replace {name}"
+                    owner[name] = mode.name
+                    setattr(found, name, getattr(mode, name))
+            self._rules[key] = found
+        return found
 
     def on(self, options: Message) -> Iterator[Mode]:
         """The active modes, in order."""

@@ -318,13 +318,6 @@ def lapse(state: pb.State, out: Out) -> None:
             play_as_holmes.take_from_tile(state, tile)
 
 
-def skips_movement(state: pb.State) -> bool:
-    """Whether this round ends without a Holmes' Movement Card (the flag is spent)."""
-    skip = state.junction.skip_movement
-    state.junction.skip_movement = False
-    return skip
-
-
 # -- discarding a face-up objective by majority ---------------------------------------------
 def proposals(state: pb.State, seat: int) -> list[pb.Action]:
     """ProposeDiscard for each face-up objective, by any investigator "at any point of the

@@ -18,7 +18,7 @@ from parlour.games.murdercastle import (
 )
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, total
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.modes import MODES  # installs the modes
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb

@@ -1,20 +1,34 @@
 """Murder Castle's modes as plugins (parlour.engine.modes): The 2nd Story, Automa, Play as
 Holmes and the Castle Junction Cards (with Holmes' Ability Cards), in the order their setup
-draws from the RNG. The standard rules call `MODES`' hooks instead of asking which is on."""
+draws from the RNG, each replacing the rule points of `hooks` it changes and adding its
+decisions, steps and setup. The standard rules ask `hooks.rules(state)` instead of asking
+which mode is on; this module, imported by `game`, installs the modes."""
 
 from __future__ import annotations
 
-from parlour.engine.modes import Mode, Modes
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import (
     automa,
+    cards,
     castle_junction,
+    holmes,
     holmes_abilities,
     holmes_cards,
     play_as_holmes,
     second_story,
 )
-from parlour.games.murdercastle.stack import Out, holmes_seat, pop, public, push
+from parlour.games.murdercastle.board import place_of
+from parlour.games.murdercastle.catalogue import Room
+from parlour.games.murdercastle.hooks import MODES, Points
+from parlour.games.murdercastle.stack import (
+    NOBODY,
+    Out,
+    holmes_seat,
+    investigators,
+    pop,
+    public,
+    push,
+)
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Holmes' end of round in Play as Holmes: the Control Panel cube, then cards on the tiles.
@@ -30,7 +44,7 @@ def _potion(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
     second_story.pick_potion(state, frame, action.potion.spot, out)
 
 
-class SecondStory(Mode):
+class SecondStory(Points):
     """The 2nd Story: the Laboratory Shelf (its rooms, stairs and cards come through the
     piles of `second_story`)."""
 
@@ -46,6 +60,36 @@ class SecondStory(Mode):
     def round_over(self, state: pb.State, out: Out) -> None:
         second_story.refill_shelf(state, out)
 
+    def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
+        return second_story.stairs_must_face(origin, room)
+
+    def levels(self, state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
+        return second_story.levels(state, origin, tile)
+
+    def after_placing(self, state: pb.State, placed: pb.PlacedTile) -> None:
+        second_story.finish_placing(state, placed)
+
+    def fill_on_explore(self, state: pb.State, seat: int, place: int, out: Out) -> int | None:
+        return second_story.fill_on_explore(state, seat, place, out)
+
+    def fill_source(self, state: pb.State, place: int) -> int:
+        return second_story.fill_source(state, place)
+
+    def collect_blocked(self, state: pb.State, seat: int) -> bool:
+        return second_story.potion_blocked(state, seat)
+
+    def potion_spots(self, state: pb.State) -> list[int]:
+        return second_story.spots(state)
+
+    def pathway_tokens(self, state: pb.State) -> int:
+        return second_story.pathway_tokens(state)
+
+    def built_in_trapdoor(self, state: pb.State, place: int) -> int | None:
+        return second_story.built_in_trapdoor(state, place)
+
+    def strike_modifier(self, state: pb.State, seat: int, out: Out) -> int | None:
+        return second_story.strike_modifier(state, seat, out)
+
     def check(self, state: pb.State) -> None:
         second_story.check(state)
 
@@ -53,7 +97,7 @@ class SecondStory(Mode):
 
 
 # -- Automa ---------------------------------------------------------------------------------
-class Automa(Mode):
+class Automa(Points):
     """Automa: one seat, the Automa and Destruction decks, the Automa card each round, Holmes
     winning with 5 strikes."""
 
@@ -75,6 +119,35 @@ class Automa(Mode):
         frame.bonus = True  # after the movement card and any rampage (Rulebook: Automa Gameplay)
         automa.reveal(state, out)
         return True
+
+    def drawn(self, state: pb.State, seat: int, card: int, out: Out) -> bool:
+        """The Trapdoor "automatically sends you to Basement #3"; only Player Dexterity or
+        Disarm a Trapdoor prevent the fall."""
+        if cards.kind_of(card).kind != "trapdoor":
+            return False
+        out.append(public(pb.Event(drawn=pb.EventDrawn(seat=seat, card=card))))
+        state.event_discard.append(card)
+        out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card))))
+        if state.players[seat].place != place_of(3):
+            push(state, pb.FRAME_KIND_FALL, seat, place=place_of(3), card=card)
+        return True
+
+    def alerted_now(self, state: pb.State, frame: pb.Frame, out: Out) -> bool:
+        """"Holmes will always move to your room if this Event Card is drawn"."""
+        pop(state)
+        room = state.players[frame.source].place
+        if room != automa.PHARMACY_PLACE:  # never into the Pharmacy, as in every mode
+            holmes.enter(state, room, NOBODY, out)
+        return True
+
+    def holmes_targets(self, state: pb.State, rooms: list[int]) -> list[int]:
+        return automa.targets(state, rooms)
+
+    def maze_sides(self, state: pb.State, sides: list[int]) -> list[int]:
+        return automa.maze_side(state, sides)
+
+    def encounter_window(self, state: pb.State) -> bool:
+        return False  # not "to evade Holmes"
 
     def game_over(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
         if automa.holmes_wins(state):
@@ -119,7 +192,7 @@ def _walk(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: O
     holmes_cards.walk(state, frame, action, out)
 
 
-class PlayAsHolmes(Mode):
+class PlayAsHolmes(Points):
     """Play as Holmes: the Holmes seat, the Control Panel, Holmes' Action Cards on the tiles,
     Holmes winning with the Tracker at 10."""
 
@@ -157,12 +230,37 @@ class PlayAsHolmes(Mode):
     def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
         play_as_holmes.view_into(state, seat, view)
 
+    def deathtrap_tokens(self) -> int:
+        return int(play_as_holmes.panel().raw["deathtraps"])
+
+    def alerted_keep_blocked(self, state: pb.State) -> bool:
+        """The window after Holmes entered a room, where Holmes is Alerted (Keep) "does not
+        help you avoid a Holmes Strike! if Holmes enters your room"."""
+        window = state.frames[-1] if state.frames else None
+        return (window is not None and window.kind == pb.FRAME_KIND_EVENT_WINDOW
+                and bool(window.place))
+
+    def holmes_chooser(self, state: pb.State) -> int | None:
+        return holmes_seat(state)  # "The player playing as Holmes chooses Holmes' movement"
+
+    def holmes_hider(self, state: pb.State) -> int | None:
+        return holmes_seat(state)
+
+    def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
+        play_as_holmes.move_after(state, cancelled, out)
+
+    def track(self, state: pb.State, seat: int, reason: str, out: Out) -> None:
+        play_as_holmes.track(state, seat, reason, out)
+
+    def tile_selected(self, state: pb.State, tile: int, out: Out) -> None:
+        holmes_cards.reveal_on(state, tile, out)
+
     def check(self, state: pb.State) -> None:
         play_as_holmes.check(state)
 
 
 # -- Castle Junction Cards and Holmes' Ability Cards ----------------------------------------
-class CastleJunction(Mode):
+class CastleJunction(Points):
     """The Castle Junction Cards (objectives checked after every action, the discard vote)
     and Holmes' Ability Cards, which come with Play as Holmes."""
 
@@ -180,6 +278,35 @@ class CastleJunction(Mode):
     def after_action(self, state: pb.State, out: Out) -> None:
         castle_junction.check(state, out)
 
+    def pending_seats(self, state: pb.State, frame: pb.Frame) -> list[int] | None:
+        if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:
+            return castle_junction.vote_pending(state, frame)
+        return None
+
+    def window_joiners(self, state: pb.State) -> list[int]:
+        return castle_junction.blockers(state)
+
+    def window_actions(self, state: pb.State, seat: int, place: int) -> list[pb.Action]:
+        return castle_junction.window_actions(state, seat, place)
+
+    def holmes_window_actions(self, state: pb.State) -> list[pb.Action]:
+        return holmes_abilities.use_actions(state, investigators(state))
+
+    def holmes_in_window(self, state: pb.State) -> bool:
+        return holmes_abilities.may_use(state)
+
+    def window_seats(self, state: pb.State) -> list[int]:
+        return holmes_abilities.window_seats(state)
+
+    def window_act(self, state: pb.State, seat: int, action: pb.Action, out: Out) -> None:
+        kind = action.WhichOneof("kind")
+        if kind == "junction":
+            castle_junction.play(state, seat, action.junction.card, out)
+        elif kind == "propose":
+            castle_junction.propose(state, seat, action.propose.slot, out)
+        else:
+            holmes_abilities.use(state, seat, out)
+
     def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
         view.junction.CopyFrom(castle_junction.view(state, seat))
         view.junction.ability = holmes_abilities.seen(state, seat, holmes_seat(state))
@@ -195,4 +322,4 @@ class CastleJunction(Mode):
     check_off = check
 
 
-MODES = Modes([SecondStory(), Automa(), PlayAsHolmes(), CastleJunction()])
+MODES.install([SecondStory(), Automa(), PlayAsHolmes(), CastleJunction()])

@@ -8,7 +8,7 @@ from parlour.games.murdercastle import automa, play_as_holmes, second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import action_tiles, catalogue
 from parlour.games.murdercastle.cubes import COLOURS, empty, fill_from_bag
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.hooks import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 MIN_SEATS = 2

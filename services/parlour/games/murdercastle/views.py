@@ -7,7 +7,7 @@ from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
 from parlour.games.murdercastle import play_as_holmes
 from parlour.games.murdercastle.cubes import needed
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.hooks import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 

@@ -1,0 +1,141 @@
+"""The rule points Murder Castle's modes may replace (parlour.engine.modes), each method the
+standard game's answer; `modes` installs The 2nd Story, Automa, Play as Holmes and the Castle
+Junction Cards over them. The standard modules ask `rules(state)` at these points and never
+which mode is on."""
+
+from __future__ import annotations
+
+from parlour.engine.modes import Mode, Modes
+from parlour.games.murdercastle.board import story
+from parlour.games.murdercastle.catalogue import Room, catalogue
+from parlour.games.murdercastle.stack import Out
+from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+
+class Points(Mode):
+    """The standard rules at each point a mode replaces."""
+
+    # -- exploring: placing a new tile and filling its safe --------------------------------
+    def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
+        """Whether the new room's stairs must meet the explored doorway."""
+        return False
+
+    def levels(self, state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
+        """Levels a new tile may take: the level of the room explored from."""
+        return [story(origin.level)]
+
+    def after_placing(self, state: pb.State, placed: pb.PlacedTile) -> None:
+        """A new tile is on the grid (before its safe fills)."""
+
+    def fill_on_explore(self, state: pb.State, seat: int, place: int, out: Out) -> int | None:
+        """A new room's own way of filling its safe (None: the standard fill)."""
+        return None
+
+    def fill_source(self, state: pb.State, place: int) -> int:
+        """The gondola (1 + index; 0: the unloading one) a room's safe fills from."""
+        return 0
+
+    # -- collecting -------------------------------------------------------------------------
+    def collect_blocked(self, state: pb.State, seat: int) -> bool:
+        """Whether the seat may not collect in its room at all."""
+        return False
+
+    def potion_spots(self, state: pb.State) -> list[int]:
+        """Spots a collector may turn a potion over from after its action."""
+        return []
+
+    def pathway_tokens(self, state: pb.State) -> int:
+        """Hidden Bookcase Pathway tokens."""
+        return int(catalogue().rules["pathway_tokens"])
+
+    def deathtrap_tokens(self) -> int:
+        """Deathtrap tokens."""
+        return 0
+
+    def built_in_trapdoor(self, state: pb.State, place: int) -> int | None:
+        """Where a collector in this room always falls (None: no built-in Trapdoor)."""
+        return None
+
+    # -- Event Cards --------------------------------------------------------------------------
+    def drawn(self, state: pb.State, seat: int, card: int, out: Out) -> bool:
+        """A drawn Event Card resolved the mode's own way (True), before the standard draw."""
+        return False
+
+    def alerted_now(self, state: pb.State, frame: pb.Frame, out: Out) -> bool:
+        """Holmes is Alerted (Play Now) resolved the mode's own way (True)."""
+        return False
+
+    def alerted_keep_blocked(self, state: pb.State) -> bool:
+        """Whether Holmes is Alerted (Keep) may not be played now."""
+        return False
+
+    # -- Holmes --------------------------------------------------------------------------------
+    def holmes_chooser(self, state: pb.State) -> int | None:
+        """The seat that makes Holmes' choices (None: whoever revealed the card)."""
+        return None
+
+    def holmes_targets(self, state: pb.State, rooms: list[int]) -> list[int]:
+        """The rooms Holmes may go to among a card's explored rooms."""
+        return rooms
+
+    def maze_sides(self, state: pb.State, sides: list[int]) -> list[int]:
+        """The Maze's sides Holmes may enter."""
+        return sides
+
+    def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
+        """The movement card after a card that waits for one (`state.after_card`)."""
+
+    def encounter_window(self, state: pb.State) -> bool:
+        """Whether players in the room Holmes enters may play cards to evade him."""
+        return True
+
+    def holmes_hider(self, state: pb.State) -> int | None:
+        """The seat that hides for Holmes in the Whitechapel Suite (None: a random side)."""
+        return None
+
+    def strike_modifier(self, state: pb.State, seat: int, out: Out) -> int | None:
+        """Cubes more (or fewer) a strike drops; None: the strike is blocked."""
+        return 0
+
+    def track(self, state: pb.State, seat: int, reason: str, out: Out) -> None:
+        """A strike or a Deathtrap fall was taken."""
+
+    def tile_selected(self, state: pb.State, tile: int, out: Out) -> None:
+        """An Action Tile was selected, before the selector acts."""
+
+    # -- the round and its windows ------------------------------------------------------------
+    def pending_seats(self, state: pb.State, frame: pb.Frame) -> list[int] | None:
+        """Seats owing a mode's frame decided by several at once (None: the frame's seat)."""
+        return None
+
+    def window_joiners(self, state: pb.State) -> list[int]:
+        """Seats joining a window answering Holmes entering a room."""
+        return []
+
+    def window_actions(self, state: pb.State, seat: int, place: int) -> list[pb.Action]:
+        """An investigator's choices in an Event Card window besides cards and abilities."""
+        return []
+
+    def holmes_window_actions(self, state: pb.State) -> list[pb.Action]:
+        """The Holmes seat's choices in an Event Card window."""
+        return []
+
+    def holmes_in_window(self, state: pb.State) -> bool:
+        """Whether the Holmes seat may still act in Event Card windows."""
+        return False
+
+    def window_seats(self, state: pb.State) -> list[int]:
+        """Seats other than investigators asked in the window between phases."""
+        return []
+
+    def window_act(self, state: pb.State, seat: int, action: pb.Action, out: Out) -> None:
+        """A window choice the mode added (`window_actions`, `holmes_window_actions`)."""
+        raise AssertionError(f"no mode plays {action.WhichOneof('kind')} in a window")
+
+
+MODES: Modes[Points] = Modes(Points)
+
+
+def rules(state: pb.State) -> Points:
+    """The rule points of this match's modes."""
+    return MODES.rules(state.options)
