@@ -8,8 +8,8 @@ modes subclass that class, override only the points they replace, and are instal
 by the module that assembles the game (so the standard modules never import a mode). The hooks
 below (setup, after_action, end_round ...) are what a mode adds: each runs the active modes'
 parts in order (the order is part of the rules: setup draws from the seeded RNG). `rules()`
-answers with the standard class's methods, each replaced by the one active mode that
-overrides it (two active modes replacing one point is an error).
+answers with the standard class's methods, each replaced by the first active mode (in the
+installed order) that overrides it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
+from parlour.engine import rating
+from parlour.engine.game import Outcome, Variant
 from parlour.engine.rng import Rng
 
 
@@ -39,6 +41,25 @@ class Mode:
 
     def seat_range(self, options: Message) -> tuple[int, int] | None:
         """The seat counts the mode takes (None: the game's)."""
+        return None
+
+    def check_options(self, options: Message, seats: int) -> None:
+        """Refuse options the mode cannot play (raise InvalidOptions)."""
+
+    def default_options(self, seats: int) -> Message | None:
+        """The options a match of this many seats plays by default (None: not this mode)."""
+        return None
+
+    def variants(self) -> list[Variant]:
+        """The named variants the mode offers."""
+        return []
+
+    def test_configurations(self) -> list[tuple[Message, int]]:
+        """(options, seats) the engine's property tests play with the mode."""
+        return []
+
+    def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides | None:
+        """Who plays against whom for ratings (None: every seat for itself)."""
         return None
 
     def setup(self, state: Message) -> None:
@@ -104,11 +125,8 @@ class Modes(Generic[P]):
         found = self._rules.get(key)
         if found is None:
             found = self.points()
-            owner: dict[str, str] = {}
-            for mode in active:
+            for mode in reversed(active):  # the first active mode's part stays
                 for name in self.replaced(mode):
-                    assert name not in owner, f"{owner.get(name)} and {mode.name} replace {name}"
-                    owner[name] = mode.name
                     setattr(found, name, getattr(mode, name))
             self._rules[key] = found
         return found
@@ -128,6 +146,27 @@ class Modes(Generic[P]):
             if found is not None:
                 return found
         return default
+
+    def check_options(self, options: Message, seats: int) -> None:
+        for mode in self.on(options):
+            mode.check_options(options, seats)
+
+    def default_options(self, seats: int) -> Message | None:
+        """The first mode's default options for this many seats."""
+        return next((o for m in self.all if (o := m.default_options(seats)) is not None), None)
+
+    def variants(self) -> list[Variant]:
+        """Every mode's variants, in order."""
+        return [v for m in self.all for v in m.variants()]
+
+    def test_configurations(self) -> list[tuple[Message, int]]:
+        """Every mode's test configurations, in order."""
+        return [c for m in self.all for c in m.test_configurations()]
+
+    def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides | None:
+        """The first active mode's sides."""
+        return next((s for m in self.on(options)
+                     if (s := m.rating_sides(options, outcome)) is not None), None)
 
     def decisions(self) -> dict:
         """Every mode's decisions (active or not: a decision only arises when it is on)."""

@@ -40,7 +40,7 @@ def start_action(state: pb.State, seat: int) -> None:
     tile = state.current
     player = state.players[seat]
     bonus = (seat == state.selector and state.holmes != player.place
-             and not state.options.automa)  # Automa: "The selection bonuses are not used"
+             and rules(state).selection_bonus(state))
     if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
         room = Castle(state).capacity(player.place) - total(Castle(state).safe(player.place))
         count = max(0, room) if bonus else min(1, max(0, room))

@@ -15,6 +15,64 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 class Points(Mode):
     """The standard rules at each point a mode replaces."""
 
+    # -- setup: seats, characters, components -----------------------------------------------
+    def holmes_seat_of(self, options: pb.Options) -> int | None:
+        """The seat that plays Holmes (None: Holmes is no seat's)."""
+        return None
+
+    def fixed_characters(self, options: pb.Options) -> list[int] | None:
+        """The characters of every seat when the mode deals none (None: the standard deal)."""
+        return None
+
+    def before_setup(self, state: pb.State) -> None:
+        """Before the basements and gondolas fill from the bag."""
+
+    def room_pile(self, options: pb.Options) -> list[int]:
+        """Room tiles and Brick Walls shuffled into the pile (not yet shuffled)."""
+        cat = catalogue()
+        return list(cat.pile) + [w for w in cat.brick_walls if w not in cat.second_story_pile
+                                 and w != cat.jonah_brick_wall]
+
+    def all_tiles(self, options: pb.Options) -> frozenset[int]:
+        """Every tile of the match: rooms and Brick Walls."""
+        cat = catalogue()
+        return frozenset((set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile))
+
+    def boxes_brick_wall(self, options: pb.Options) -> bool:
+        """Whether Jonah's Brick Wall goes back in the box when nobody plays Jonah."""
+        return True
+
+    def event_cards(self, options: pb.Options) -> list[int]:
+        """The Event Cards in play."""
+        return sorted(catalogue().events)
+
+    def movement_cards(self, options: pb.Options) -> list[int]:
+        """The Holmes' Movement cards in play."""
+        cat = catalogue()
+        return sorted(i for i in cat.movement if i not in cat.second_story_movement)
+
+    # -- evidence and the selection bonus -----------------------------------------------------
+    def pillar(self, state: pb.State) -> bool:
+        """Whether the Pillar of evidence is played (5 of each colour, not 4)."""
+        return state.seats != 2
+
+    def selection_bonus(self, state: pb.State) -> bool:
+        """Whether the seat that selected an Action Tile takes its bonus."""
+        return True
+
+    # -- the end -------------------------------------------------------------------------------
+    def holmes_score(self, state: pb.State) -> int:
+        """The Holmes seat's score (`holmes_seat_of`)."""
+        return 0
+
+    def holmes_outcome(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
+        """A win by a Holmes seat: (winners, summary), else None."""
+        return None
+
+    def score_note(self) -> str:
+        """How the outcome's scores read, after "the evidence each investigator collected"."""
+        return "."
+
     # -- exploring: placing a new tile and filling its safe --------------------------------
     def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
         """Whether the new room's stairs must meet the explored doorway."""

@@ -1,12 +1,16 @@
-"""Murder Castle's modes as plugins (parlour.engine.modes): The 2nd Story, Automa, Play as
-Holmes and the Castle Junction Cards (with Holmes' Ability Cards), in the order their setup
-draws from the RNG, each replacing the rule points of `hooks` it changes and adding its
-decisions, steps and setup. The standard rules ask `hooks.rules(state)` instead of asking
-which mode is on; this module, imported by `game`, installs the modes."""
+"""Murder Castle's modes as plugins (parlour.engine.modes): the Extended Version, The 2nd
+Story, Automa, Play as Holmes and the Castle Junction Cards (with Holmes' Ability Cards), in
+the order their setup draws from the RNG and their variants are listed. Each replaces the rule
+points of `hooks` it changes and adds its decisions, steps and setup; the standard rules ask
+`hooks.rules(state)` instead of asking which mode is on. `game` imports this module, which
+installs the modes."""
 
 from __future__ import annotations
 
+from parlour.engine import rating
+from parlour.engine.game import InvalidOptions, Outcome, Variant
 from parlour.engine.rng import Rng
+from parlour.engine.text import seat as seat_name
 from parlour.games.murdercastle import (
     automa,
     cards,
@@ -20,6 +24,7 @@ from parlour.games.murdercastle import (
 from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.catalogue import Room
 from parlour.games.murdercastle.hooks import MODES, Points
+from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.stack import (
     NOBODY,
     Out,
@@ -33,6 +38,33 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Holmes' end of round in Play as Holmes: the Control Panel cube, then cards on the tiles.
 HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
+#: Rounds the Extended Version's test configuration plays (4 seats), as the standard game's.
+EXTENDED_ROUNDS = 2
+#: The same for The 2nd Story (shorter: the full-length games are in tests/test_playouts.py).
+SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
+#: The same for Automa, at every difficulty.
+AUTOMA_ROUNDS = 4
+#: The same for Play as Holmes (2 rounds where the cards unlocked from the start can act).
+PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
+
+
+# -- the Extended Version -------------------------------------------------------------------
+class Extended(Points):
+    """The Extended Version: the Pillar is left out (4 of each evidence, not 5)."""
+
+    name = "extended"
+
+    def active(self, options: pb.Options) -> bool:
+        return options.extended
+
+    def pillar(self, state: pb.State) -> bool:
+        return False
+
+    def variants(self) -> list[Variant]:
+        return [Variant("extended", "Extended Version", pb.Options(extended=True))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(extended=True, round_limit=EXTENDED_ROUNDS), 4)]
 
 
 # -- The 2nd Story ------------------------------------------------------------------------
@@ -59,6 +91,22 @@ class SecondStory(Points):
 
     def round_over(self, state: pb.State, out: Out) -> None:
         second_story.refill_shelf(state, out)
+
+    def variants(self) -> list[Variant]:
+        return [Variant("second-story", "The 2nd Story", pb.Options(second_story=True))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
+                for n in range(MIN_SEATS, MAX_SEATS + 1)]
+
+    def room_pile(self, options: pb.Options) -> list[int]:
+        return second_story.pile(options)
+
+    def all_tiles(self, options: pb.Options) -> frozenset[int]:
+        return second_story.tiles(options)
+
+    def movement_cards(self, options: pb.Options) -> list[int]:
+        return second_story.movement(options)
 
     def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
         return second_story.stairs_must_face(origin, room)
@@ -109,6 +157,47 @@ class Automa(Points):
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
         return (1, 1)
+
+    def check_options(self, options: pb.Options, seats: int) -> None:
+        if options.automa not in automa.LEVELS:
+            raise InvalidOptions("automa", f"no Automa difficulty {options.automa}")
+        if seats != 1:
+            raise InvalidOptions("seats", f"Automa is played by 1 seat, not {seats}")
+
+    def default_options(self, seats: int) -> pb.Options | None:
+        """A single seat plays Automa at the Beginner level."""
+        return pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER) if seats == 1 else None
+
+    def variants(self) -> list[Variant]:
+        return [Variant(f"automa-{name}", f"Automa ({name.capitalize()})", pb.Options(automa=level))
+                for level, name in automa.LEVELS.items()]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(automa=level, round_limit=AUTOMA_ROUNDS), 1) for level in automa.LEVELS]
+
+    def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
+        """The investigator against the Automa."""
+        return rating.one_against((automa.SOLO,), ("Automa",), automa.SOLO in outcome.winners)
+
+    def fixed_characters(self, options: pb.Options) -> list[int]:
+        if options.characters:
+            raise InvalidOptions("characters", "Automa uses no characters")
+        return [pb.CHARACTER_GUEST]
+
+    def before_setup(self, state: pb.State) -> None:
+        automa.plant_setup(state)
+
+    def boxes_brick_wall(self, options: pb.Options) -> bool:
+        return False
+
+    def event_cards(self, options: pb.Options) -> list[int]:
+        return automa.event_cards(options)
+
+    def pillar(self, state: pb.State) -> bool:
+        return False
+
+    def selection_bonus(self, state: pb.State) -> bool:
+        return False  # "The selection bonuses are not used"
 
     def setup(self, state: pb.State) -> None:
         automa.setup(state)
@@ -209,6 +298,41 @@ class PlayAsHolmes(Points):
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
         return play_as_holmes.seat_range()
+
+    def check_options(self, options: pb.Options, seats: int) -> None:
+        play_as_holmes.check_options(options, seats)
+
+    def variants(self) -> list[Variant]:
+        return [Variant("play-as-holmes", "Play as Holmes",
+                        pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=0)))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        low, high = play_as_holmes.seat_range()
+        return [(pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=(n - 1) * (n % 2)),
+                            round_limit=PLAY_AS_HOLMES_ROUNDS[n]), n)
+                for n in range(low, high + 1)]
+
+    def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
+        """Holmes against every investigator (they win or lose together against him)."""
+        holmes = options.play_as_holmes.seat
+        others = tuple(s for s in range(len(outcome.scores)) if s != holmes)
+        return rating.one_against((holmes,), others, holmes in outcome.winners)
+
+    def holmes_seat_of(self, options: pb.Options) -> int | None:
+        return options.play_as_holmes.seat
+
+    def holmes_score(self, state: pb.State) -> int:
+        return play_as_holmes.score(state)
+
+    def holmes_outcome(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
+        if not state.holmes_won:
+            return None
+        holmes = holmes_seat(state)
+        return (holmes,), f"Holmes ({seat_name(holmes)}) won: the Holmes Tracker reached 10."
+
+    def score_note(self) -> str:
+        return ("; Holmes scores his Holmes Tracker counted on the same scale (10 on the"
+                " Tracker equals a full Evidence Board).")
 
     def setup(self, state: pb.State) -> None:
         play_as_holmes.setup(state)
@@ -322,4 +446,4 @@ class CastleJunction(Points):
     check_off = check
 
 
-MODES.install([SecondStory(), Automa(), PlayAsHolmes(), CastleJunction()])
+MODES.install([Extended(), SecondStory(), Automa(), PlayAsHolmes(), CastleJunction()])
