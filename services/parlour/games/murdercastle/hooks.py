@@ -5,11 +5,14 @@ which mode is on."""
 
 from __future__ import annotations
 
+from parlour.engine.game import Emitted
 from parlour.engine.modes import Mode, Modes
+from parlour.engine.rng import Rng
 from parlour.games.murdercastle.board import story
 from parlour.games.murdercastle.catalogue import Room, catalogue
-from parlour.games.murdercastle.stack import Out
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+Out = list[Emitted]
 
 
 class Points(Mode):
@@ -68,6 +71,25 @@ class Points(Mode):
     def holmes_outcome(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
         """A win by a Holmes seat: (winners, summary), else None."""
         return None
+
+    # -- the planner's samples and the seats' views ------------------------------------------
+    def calm_sample(self, state: pb.State) -> None:
+        """In a planner's sample only: the mode's Holmes card changes nothing the score reads."""
+
+    def strikes_to_lose(self, state: pb.State) -> int | None:
+        """Strikes that lose the game (None: strikes only drop evidence)."""
+        return None
+
+    def holmes_distances(self, state: pb.State) -> dict[int, int] | None:
+        """How far Holmes walks to each room (None: by doorway path from the player)."""
+        return None
+
+    def walk_odds(self, state: pb.State) -> dict[int, float]:
+        """The chance Holmes walks into a room 1 or 2 rooms away after the movement card."""
+        return {}
+
+    def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        """Redeal, in a copy, the mode's cards `seat` cannot see, after the standard decks."""
 
     def score_note(self) -> str:
         """How the outcome's scores read, after "the evidence each investigator collected"."""

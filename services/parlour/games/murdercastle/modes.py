@@ -7,6 +7,8 @@ installs the modes."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from parlour.engine import rating
 from parlour.engine.game import InvalidOptions, Outcome, Variant
 from parlour.engine.rng import Rng
@@ -38,6 +40,11 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Holmes' end of round in Play as Holmes: the Control Panel cube, then cards on the tiles.
 HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
+#: Rooms each walking Holmes' Action Card moves Holmes (the planner's odds in Automa).
+WALKS = {"move_1": 1, "move_2": 2, "move_2_lock_2": 2}
+#: Holmes' Action Cards by how little they change a planner's score, calmest first.
+CALM = ("plant_10", "plant_15", "lock_door", "seal_pathways", "destroy_1", "destroy_2",
+        "destroy_all")
 #: Rounds the Extended Version's test configuration plays (4 seats), as the standard game's.
 EXTENDED_ROUNDS = 2
 #: The same for The 2nd Story (shorter: the full-length games are in tests/test_playouts.py).
@@ -199,6 +206,31 @@ class Automa(Points):
     def selection_bonus(self, state: pb.State) -> bool:
         return False  # "The selection bonuses are not used"
 
+    def calm_sample(self, state: pb.State) -> None:
+        """The calmest Holmes' Action Card on top of the deck."""
+        if not state.automa_deck:
+            return
+        cards = automa.data().cards
+        for kind in CALM:
+            for i, card in enumerate(state.automa_deck):
+                if cards[card].kind == kind:
+                    state.automa_deck[i], state.automa_deck[-1] = state.automa_deck[-1], card
+                    return
+
+    def strikes_to_lose(self, state: pb.State) -> int:
+        return int(automa.data().raw["strikes_to_lose"])
+
+    def holmes_distances(self, state: pb.State) -> dict[int, int]:
+        return automa.distances(state)
+
+    def walk_odds(self, state: pb.State) -> dict[int, float]:
+        """The Automa deck's walking cards left."""
+        cards = automa.data().cards
+        deck = list(state.automa_deck) or list(state.automa_discard)
+        walks = Counter(WALKS.get(cards[c].kind, 0) for c in deck)
+        n = len(deck) or 1
+        return {1: (walks[1] + walks[2]) / n, 2: walks[2] / n}
+
     def setup(self, state: pb.State) -> None:
         automa.setup(state)
 
@@ -320,6 +352,12 @@ class PlayAsHolmes(Points):
 
     def holmes_seat_of(self, options: pb.Options) -> int | None:
         return options.play_as_holmes.seat
+
+    def walk_odds(self, state: pb.State) -> dict[int, float]:
+        return {1: 0.35, 2: 0.15}  # a fixed guess: his cards on the tiles walk him
+
+    def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        play_as_holmes.resample(state, seat, rng)
 
     def holmes_score(self, state: pb.State) -> int:
         return play_as_holmes.score(state)
