@@ -62,6 +62,10 @@ class Mode:
         """Who plays against whom for ratings (None: every seat for itself)."""
         return None
 
+    def title(self, options: Message) -> str | None:
+        """The mode's words added to a match's title line (None: none)."""
+        return None
+
     def setup(self, state: Message) -> None:
         """The mode's part of setup, after the standard setup."""
 
@@ -167,6 +171,10 @@ class Modes(Generic[P]):
         """The first active mode's sides."""
         return next((s for m in self.on(options)
                      if (s := m.rating_sides(options, outcome)) is not None), None)
+
+    def titles(self, options: Message) -> list[str]:
+        """The active modes' additions to a match's title line, in order."""
+        return [t for m in self.on(options) if (t := m.title(options)) is not None]
 
     def decisions(self) -> dict:
         """Every mode's decisions (active or not: a decision only arises when it is on)."""

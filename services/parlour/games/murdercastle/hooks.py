@@ -91,6 +91,10 @@ class Points(Mode):
     def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
         """Redeal, in a copy, the mode's cards `seat` cannot see, after the standard decks."""
 
+    def play_title(self, options: pb.Options) -> str:
+        """What a match plays, in its title line (a mode's additions follow it: `titles`)."""
+        return "the standard game"
+
     def score_note(self) -> str:
         """How the outcome's scores read, after "the evidence each investigator collected"."""
         return "."

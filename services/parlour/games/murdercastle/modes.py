@@ -13,6 +13,7 @@ from parlour.engine import rating
 from parlour.engine.game import InvalidOptions, Outcome, Variant
 from parlour.engine.rng import Rng
 from parlour.engine.text import seat as seat_name
+from parlour.engine.text import subject
 from parlour.games.murdercastle import (
     automa,
     cards,
@@ -67,6 +68,9 @@ class Extended(Points):
     def pillar(self, state: pb.State) -> bool:
         return False
 
+    def title(self, options: pb.Options) -> str:
+        return "Extended Version"
+
     def variants(self) -> list[Variant]:
         return [Variant("extended", "Extended Version", pb.Options(extended=True))]
 
@@ -98,6 +102,9 @@ class SecondStory(Points):
 
     def round_over(self, state: pb.State, out: Out) -> None:
         second_story.refill_shelf(state, out)
+
+    def title(self, options: pb.Options) -> str | None:
+        return "The 2nd Story" if options.second_story else None  # not when a mode brings it
 
     def variants(self) -> list[Variant]:
         return [Variant("second-story", "The 2nd Story", pb.Options(second_story=True))]
@@ -170,6 +177,9 @@ class Automa(Points):
             raise InvalidOptions("automa", f"no Automa difficulty {options.automa}")
         if seats != 1:
             raise InvalidOptions("seats", f"Automa is played by 1 seat, not {seats}")
+
+    def play_title(self, options: pb.Options) -> str:
+        return f"Automa ({automa.LEVELS[options.automa].capitalize()})"
 
     def default_options(self, seats: int) -> pb.Options | None:
         """A single seat plays Automa at the Beginner level."""
@@ -352,6 +362,9 @@ class PlayAsHolmes(Points):
 
     def holmes_seat_of(self, options: pb.Options) -> int | None:
         return options.play_as_holmes.seat
+
+    def play_title(self, options: pb.Options) -> str:
+        return f"Play as Holmes ({subject(options.play_as_holmes.seat, 'plays', 'play')} Holmes)"
 
     def walk_odds(self, state: pb.State) -> dict[int, float]:
         return {1: 0.35, 2: 0.15}  # a fixed guess: his cards on the tiles walk him
