@@ -146,6 +146,27 @@ def test_the_counter_sees_a_mode_import_and_a_mode_branch(tmp_path):
     assert counts(tmp_path)[game.game] == {"rules.py": (2, 2)}
 
 
+def test_each_mode_replaces_its_points_and_the_first_active_one_answers():
+    """The standard answers without a mode; a mode's own where it is on; the Extended
+    Version (first in order) answers the Pillar when Automa, which also drops it, is on too."""
+    from parlour.games.murdercastle import GAME  # noqa: F401 (installs the modes)
+    from parlour.games.murdercastle.hooks import MODES, Points
+    from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
+
+    state = pb.State(seats=4)
+    standard = MODES.rules(pb.Options())
+    assert standard.selection_bonus(state) and standard.pillar(state)
+    assert standard.holmes_seat_of(pb.Options()) is None
+    automa = MODES.rules(pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER))
+    assert not automa.selection_bonus(state) and not automa.pillar(state)
+    both = MODES.rules(pb.Options(extended=True, automa=pb.AUTOMA_LEVEL_BEGINNER))
+    assert both.pillar.__self__.name == "extended"
+    assert both.selection_bonus.__self__.name == "automa"
+    extended = next(m for m in MODES.all if m.name == "extended")
+    assert MODES.replaced(extended) == ["pillar"]
+    assert all(isinstance(m, Points) for m in MODES.all)
+
+
 def test_a_game_without_modes_has_no_mode_fields():
     """House of Horrors has no modes: its Options hold no on/off mode field."""
     from parlour.games.houseofhorrors.v1 import houseofhorrors_pb2 as pb
