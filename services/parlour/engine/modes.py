@@ -98,6 +98,8 @@ class Mode:
 
 
 P = TypeVar("P", bound=Mode)
+#: Distinct options whose rule points are kept (a match's options rarely vary).
+RULES_KEPT = 1024
 
 
 class Modes(Generic[P]):
@@ -107,13 +109,15 @@ class Modes(Generic[P]):
     def __init__(self, points: type[P]) -> None:
         self.points = points
         self.all: tuple[P, ...] = ()
-        self._rules: dict[tuple[str, ...], P] = {}
+        self._rules: dict[bytes, P] = {}
+        self._composed: dict[tuple[str, ...], P] = {}
 
     def install(self, modes: Sequence[P]) -> None:
         """The game's modes, in order (each a subclass of the points class)."""
         assert all(isinstance(m, self.points) for m in modes), "a mode outside the points"
         self.all = tuple(modes)
         self._rules.clear()
+        self._composed.clear()
 
     def replaced(self, mode: Mode) -> list[str]:
         """The rule points a mode replaces."""
@@ -122,16 +126,22 @@ class Modes(Generic[P]):
                 and getattr(type(mode), name) is not vars(self.points)[name]]
 
     def rules(self, options: Message) -> P:
-        """The rule points for these options: the standard answers, each replaced by the one
-        active mode that replaces it."""
-        active = tuple(self.on(options))
-        key = tuple(m.name for m in active)
+        """The rule points for these options: the standard answers, each replaced by the first
+        active mode that replaces it (kept per options: the rules ask at every step)."""
+        key = options.SerializeToString(deterministic=True)
         found = self._rules.get(key)
         if found is None:
-            found = self.points()
-            for mode in reversed(active):  # the first active mode's part stays
-                for name in self.replaced(mode):
-                    setattr(found, name, getattr(mode, name))
+            active = tuple(self.on(options))
+            names = tuple(m.name for m in active)
+            found = self._composed.get(names)
+            if found is None:
+                found = self.points()
+                for mode in reversed(active):  # the first active mode's part stays
+                    for name in self.replaced(mode):
+                        setattr(found, name, getattr(mode, name))
+                self._composed[names] = found
+            if len(self._rules) >= RULES_KEPT:
+                self._rules.clear()
             self._rules[key] = found
         return found
 
