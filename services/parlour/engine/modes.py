@@ -2,18 +2,25 @@
 hooks the standard rules call at fixed points, so the standard modules never ask which mode
 is on.
 
-A game lists its modes once, in order, as a `Modes`; each hook runs the active modes' parts
-in that order (the order is part of the rules: setup draws from the seeded RNG). A `Mode`
-overrides only the hooks it needs; the defaults do nothing.
+A game declares its rule points once, as a subclass of `Mode` whose methods are the standard
+game's answer at each point (what a mode may replace), and a `Modes` over it; the game's
+modes subclass that class, override only the points they replace, and are installed in order
+by the module that assembles the game (so the standard modules never import a mode). The hooks
+below (setup, after_action, end_round ...) are what a mode adds: each runs the active modes'
+parts in order (the order is part of the rules: setup draws from the seeded RNG). `rules()`
+answers with the standard class's methods, each replaced by the first active mode (in the
+installed order) that overrides it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
+from parlour.engine import rating
+from parlour.engine.game import Outcome, Variant
 from parlour.engine.rng import Rng
 
 
@@ -34,6 +41,29 @@ class Mode:
 
     def seat_range(self, options: Message) -> tuple[int, int] | None:
         """The seat counts the mode takes (None: the game's)."""
+        return None
+
+    def check_options(self, options: Message, seats: int) -> None:
+        """Refuse options the mode cannot play (raise InvalidOptions)."""
+
+    def default_options(self, seats: int) -> Message | None:
+        """The options a match of this many seats plays by default (None: not this mode)."""
+        return None
+
+    def variants(self) -> list[Variant]:
+        """The named variants the mode offers."""
+        return []
+
+    def test_configurations(self) -> list[tuple[Message, int]]:
+        """(options, seats) the engine's property tests play with the mode."""
+        return []
+
+    def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides | None:
+        """Who plays against whom for ratings (None: every seat for itself)."""
+        return None
+
+    def title(self, options: Message) -> str | None:
+        """The mode's words added to a match's title line (None: none)."""
         return None
 
     def setup(self, state: Message) -> None:
@@ -67,11 +97,53 @@ class Mode:
         """What must hold while it is off (none of its components in play)."""
 
 
-class Modes:
-    """A game's modes in order, and the hooks fanned out over the active ones."""
+P = TypeVar("P", bound=Mode)
+#: Distinct options whose rule points are kept (a match's options rarely vary).
+RULES_KEPT = 1024
 
-    def __init__(self, modes: Sequence[Mode]) -> None:
+
+class Modes(Generic[P]):
+    """A game's rule points (`points`: the standard answers), its modes in order once
+    installed, and the hooks fanned out over the active ones."""
+
+    def __init__(self, points: type[P]) -> None:
+        self.points = points
+        self.all: tuple[P, ...] = ()
+        self._rules: dict[bytes, P] = {}
+        self._composed: dict[tuple[str, ...], P] = {}
+
+    def install(self, modes: Sequence[P]) -> None:
+        """The game's modes, in order (each a subclass of the points class)."""
+        assert all(isinstance(m, self.points) for m in modes), "a mode outside the points"
         self.all = tuple(modes)
+        self._rules.clear()
+        self._composed.clear()
+
+    def replaced(self, mode: Mode) -> list[str]:
+        """The rule points a mode replaces."""
+        return [name for name in vars(self.points) if not name.startswith("_")
+                and callable(vars(self.points)[name])
+                and getattr(type(mode), name) is not vars(self.points)[name]]
+
+    def rules(self, options: Message) -> P:
+        """The rule points for these options: the standard answers, each replaced by the first
+        active mode that replaces it (kept per options: the rules ask at every step)."""
+        key = options.SerializeToString(deterministic=True)
+        found = self._rules.get(key)
+        if found is None:
+            active = tuple(self.on(options))
+            names = tuple(m.name for m in active)
+            found = self._composed.get(names)
+            if found is None:
+                found = self.points()
+                for mode in reversed(active):  # the first active mode's part stays
+                    for name in self.replaced(mode):
+                        setattr(found, name, getattr(mode, name))
+                self._composed[names] = found
+            if len(self._rules) >= RULES_KEPT:
+                self._rules.clear()
+            self._rules[key] = found
+        return found
 
     def on(self, options: Message) -> Iterator[Mode]:
         """The active modes, in order."""
@@ -88,6 +160,31 @@ class Modes:
             if found is not None:
                 return found
         return default
+
+    def check_options(self, options: Message, seats: int) -> None:
+        for mode in self.on(options):
+            mode.check_options(options, seats)
+
+    def default_options(self, seats: int) -> Message | None:
+        """The first mode's default options for this many seats."""
+        return next((o for m in self.all if (o := m.default_options(seats)) is not None), None)
+
+    def variants(self) -> list[Variant]:
+        """Every mode's variants, in order."""
+        return [v for m in self.all for v in m.variants()]
+
+    def test_configurations(self) -> list[tuple[Message, int]]:
+        """Every mode's test configurations, in order."""
+        return [c for m in self.all for c in m.test_configurations()]
+
+    def rating_sides(self, options: Message, outcome: Outcome) -> rating.Sides | None:
+        """The first active mode's sides."""
+        return next((s for m in self.on(options)
+                     if (s := m.rating_sides(options, outcome)) is not None), None)
+
+    def titles(self, options: Message) -> list[str]:
+        """The active modes' additions to a match's title line, in order."""
+        return [t for m in self.on(options) if (t := m.title(options)) is not None]
 
     def decisions(self) -> dict:
         """Every mode's decisions (active or not: a decision only arises when it is on)."""

@@ -22,6 +22,7 @@ from parlour.games.clashofminds import (
     turns,
     views,
 )
+from parlour.games.clashofminds.agents import MODES  # installs the modes
 from parlour.games.clashofminds.catalogue import (
     CATALOGUE,
     DEDUCTION_TOKENS,
@@ -85,7 +86,6 @@ HANDLERS: dict[int, dict[str, Handler]] = {
         "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
 }
 DECK = sorted(CATALOGUE.deck())
-AGENT_DECKS = [sorted(CATALOGUE.agent_deck(seat)) for seat in (HOLMES, MORIARTY)]
 CRIME_CARDS = sorted(CATALOGUE.crime)
 SITES = sorted(CATALOGUE.sites)
 TARGET_KINDS = {"move_card", "target_card", "target_thread", "discard_card"}
@@ -110,11 +110,10 @@ class ClashOfMinds(Game):
 
     def variants(self) -> list[Variant]:
         """The base game and the Additional Game Mode: Agent Cards Included."""
-        return [Variant("standard", "Base game", pb.Options()),
-                Variant("agents", "Agent Cards Included", pb.Options(agents=True))]
+        return [Variant("standard", "Base game", pb.Options()), *MODES.variants()]
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
-        return [(v.options, 2) for v in self.variants()]
+        return [(pb.Options(), 2), *MODES.test_configurations()]
 
     # -- play ------------------------------------------------------------------
     def pending(self, state: pb.State) -> list[Decision]:
@@ -193,7 +192,7 @@ class ClashOfMinds(Game):
             agents = [*player.agent_deck, *player.agent_discard]
             agents += [player.agent.agent] if player.agent.in_play else []
             agents += [player.drawn_agent] if player.drawn_agent else []
-            expected = AGENT_DECKS[seat] if state.options.agents else []
+            expected = MODES.rules(state.options).agents_of(seat)
             assert sorted(agents) == expected, f"seat {seat} Agents"
             slots = [s.card for s in player.final_slots]
             assert len(set(slots)) == len(slots) <= 4, f"seat {seat} Action Cards"

@@ -6,6 +6,7 @@ from parlour.engine.game import Emitted, IllegalAction
 from parlour.engine.rng import state_rng
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds.catalogue import CATALOGUE, SETUP_CARDS, THREADS
+from parlour.games.clashofminds.hooks import rules
 from parlour.games.clashofminds.table import draw_up_to, move_clock, only, opponent
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
@@ -16,7 +17,8 @@ def order_of_play(state: pb.State) -> tuple[int, int]:
 
 
 def start_round(state: pb.State) -> list[Emitted]:
-    """Start of the Investigation: reveal a site, add its hours, draw to 5, then Agents."""
+    """Start of the Investigation: reveal a site, add its hours, draw to 5, then a mode's step
+    (Agents) or Initial Setup."""
     state.round += 1
     events: list[Emitted] = []
     if not state.site_deck:
@@ -36,9 +38,8 @@ def start_round(state: pb.State) -> list[Emitted]:
         del player.used_actions[:]
     for seat in order_of_play(state):
         events += draw_up_to(state, seat, initiating=True)
-    if state.options.agents:
-        return events + continue_agents(state, 0)
-    return events + begin_setup(state)
+    after = rules(state).after_contacts(state)
+    return events + (begin_setup(state) if after is None else after)
 
 
 # -- Agent mode: one Agent in play per player ---------------------------------------------

@@ -13,6 +13,7 @@ from parlour.games.clashofminds.catalogue import (
     MORIARTY,
     THREADS,
 )
+from parlour.games.clashofminds.hooks import rules
 from parlour.games.clashofminds.rounds import start_round
 from parlour.games.clashofminds.table import only
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
@@ -35,9 +36,7 @@ def new_state(options: pb.Options, seats: int, seed: int) -> pb.State:
             player = state.players.add()
             player.deck.extend(CATALOGUE.deck())
             rng.shuffle(player.deck)
-            if options.agents:
-                player.agent_deck.extend(CATALOGUE.agent_deck(seat))
-                rng.shuffle(player.agent_deck)
+            rules(state).deal(player, seat, rng)
         for kind in CRIME_THREAD_TYPES:
             cards = CATALOGUE.crime_of_type(kind)
             state.crime_drawn.append(cards.pop(rng.below(len(cards))))

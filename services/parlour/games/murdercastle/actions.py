@@ -13,8 +13,6 @@ from parlour.games.murdercastle import (
     characters,
     effects,
     holmes,
-    holmes_cards,
-    second_story,
 )
 from parlour.games.murdercastle.board import Castle, opposite, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
@@ -28,6 +26,7 @@ from parlour.games.murdercastle.cubes import (
     total,
     unloading,
 )
+from parlour.games.murdercastle.hooks import rules
 from parlour.games.murdercastle.pieces import move_player, reveal_tile
 from parlour.games.murdercastle.stack import Out, clockwise, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -41,7 +40,7 @@ def start_action(state: pb.State, seat: int) -> None:
     tile = state.current
     player = state.players[seat]
     bonus = (seat == state.selector and state.holmes != player.place
-             and not state.options.automa)  # Automa: "The selection bonuses are not used"
+             and rules(state).selection_bonus(state))
     if tile == pb.ACTION_TILE_EXPLORE and state.explore_flipped:
         room = Castle(state).capacity(player.place) - total(Castle(state).safe(player.place))
         count = max(0, room) if bonus else min(1, max(0, room))
@@ -99,7 +98,7 @@ def end_action(state: pb.State, frame: pb.Frame) -> None:
     pop(state)
     if frame.started and frame.action != pb.ACTION_TILE_DRAW and state.to_act:
         push(state, pb.FRAME_KIND_EVENT_WINDOW, frame.seat, seats=[frame.seat])
-    if frame.lab_cubes and second_story.spots(state):
+    if frame.lab_cubes and rules(state).potion_spots(state):
         push(state, pb.FRAME_KIND_PICK_POTION, frame.seat, count=len(frame.lab_cubes),
              colours=list(frame.lab_cubes))
     effects.fall_if_pending(state, frame)
@@ -118,7 +117,7 @@ def collect_options(state: pb.State, seat: int, castle: Castle) -> list[pb.Actio
     player = state.players[seat]
     if state.holmes == player.place or player.partnered:
         return []
-    if second_story.potion_blocked(state, seat):
+    if rules(state).collect_blocked(state, seat):
         return []
     safe = castle.safe(player.place)
     colours = [c for c in present(safe) if collectable(state, player.board, c)]
@@ -199,8 +198,8 @@ def rotation_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
     origin = castle.placed[tile_of(frame.place)]
     room = catalogue().rooms[frame.tile]
     rotations = castle.rotations(frame.tile, frame.side,
-                                 second_story.stairs_must_face(origin, room))
-    levels = second_story.levels(state, origin, frame.tile)
+                                 rules(state).stairs_must_face(state, origin, room))
+    levels = rules(state).levels(state, origin, frame.tile)
     return [pb.Action(rotate=pb.Rotate(rotation=r, level=level if len(levels) > 1 else 0))
             for r in rotations for level in levels]
 
@@ -211,7 +210,7 @@ def place_room(state: pb.State, frame: pb.Frame, rotate: pb.Rotate, out: Out) ->
     origin_tile = Castle(state).placed[tile_of(frame.place)]
     room = cat.rooms[frame.tile]
     rotation = rotate.rotation
-    levels = second_story.levels(state, origin_tile, frame.tile)
+    levels = rules(state).levels(state, origin_tile, frame.tile)
     placed = state.tiles.add(tile=frame.tile, x=frame.x, y=frame.y, rotation=rotation,
                              level=rotate.level if len(levels) > 1 else levels[0],
                              stairs=(room.stairs + rotation) % 4 + 1 if room.stairs >= 0 else 0)
@@ -222,12 +221,12 @@ def place_room(state: pb.State, frame: pb.Frame, rotate: pb.Rotate, out: Out) ->
     if origin_room.dead_end_side >= 0:
         placed.padlocked.extend(
             sorted((p + rotation) % 4 for p in room.doors if (p + rotation) % 4 != facing))
-    second_story.finish_placing(state, placed)
+    rules(state).after_placing(state, placed)
     seat = frame.seat
     pop(state)
     out.append(public(pb.Event(room=pb.RoomPlaced(seat=seat, tile=placed))))
     target = Castle(state).place_facing(placed, facing)
-    gondola = second_story.fill_on_explore(state, seat, target, out)
+    gondola = rules(state).fill_on_explore(state, seat, target, out)
     if gondola == 0:
         return
     count = min(room.capacity, total(state.gondolas[gondola - 1] if gondola else unloading(state)))
@@ -292,7 +291,7 @@ def select(state: pb.State, seat: int, tile: int, out: Out) -> None:
     out.append(public(pb.Event(selected=pb.TileSelected(seat=seat, tile=tile))))
     order = clockwise(state, seat)
     state.to_act.extend(order[:1] if tile == pb.ACTION_TILE_MOVE_HOLMES else order)
-    holmes_cards.reveal_on(state, tile, out)  # Play as Holmes: before the selector acts
+    rules(state).tile_selected(state, tile, out)
 
 
 def can_explore(state: pb.State, seat: int) -> bool:

@@ -8,73 +8,18 @@ which evidence he destroys, which doorway he locks) is a decision of the one sea
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from functools import cache
 
 from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, tile_of
-from parlour.games.murdercastle.catalogue import DATA, catalogue
-from parlour.games.murdercastle.cubes import COLOURS, move, present
+from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.components import LEVELS, data, deck_cards
+from parlour.games.murdercastle.cubes import move, present
 from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-LEVELS = {pb.AUTOMA_LEVEL_BEGINNER: "beginner", pb.AUTOMA_LEVEL_INTERMEDIATE: "intermediate",
-          pb.AUTOMA_LEVEL_MENACING: "menacing"}
-ORDER = ("beginner", "intermediate", "menacing")
 SOLO = 0
 PHARMACY_PLACE = place_of(PHARMACY)
-
-
-@dataclass(frozen=True, slots=True)
-class AutomaCard:
-    """One Holmes' Action Card."""
-
-    kind: str
-    name: str
-    level: str
-    removed_at: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class AutomaData:
-    """The Automa deck, the Evidence Destruction deck and the setup numbers."""
-
-    cards: dict[int, AutomaCard]
-    destruction: dict[int, tuple[int, ...]]
-    raw: dict
-
-
-@cache
-def data() -> AutomaData:
-    """The Automa components, loaded and checked once."""
-    import json
-
-    raw = json.loads((DATA / "automa.json").read_text())
-    cards: dict[int, AutomaCard] = {}
-    for c in raw["cards"]:
-        for _ in range(c["copies"]):
-            cards[len(cards) + 1] = AutomaCard(c["kind"], c["name"], c["level"],
-                                               c.get("removed_at", ""))
-    destruction: dict[int, tuple[int, ...]] = {}
-    for pair in raw["destruction"]["pairs"]:
-        destruction[len(destruction) + 1] = tuple(pair)
-    for _ in range(raw["destruction"]["wilds"]):
-        destruction[len(destruction) + 1] = COLOURS
-    assert len(cards) == 23, "23 Holmes' Action Cards"
-    assert len(destruction) == 15, "15 Evidence Destruction Cards"
-    assert sum(c.level == "holmes" for c in cards.values()) == 3
-    for level in ORDER:
-        assert len(deck_cards(cards, level)) == raw["deck_size"][level], level
-    return AutomaData(cards, destruction, raw)
-
-
-def deck_cards(cards: dict[int, AutomaCard], level: str) -> list[int]:
-    """The Automa deck at a difficulty: the cards of this level and below, less those this
-    level removes (Rulebook: Automa Setup: Holmes' Action Cards / Automa Deck)."""
-    rank = ORDER.index(level)
-    return sorted(i for i, c in cards.items() if c.level in ORDER
-                  and ORDER.index(c.level) <= rank
-                  and not (c.removed_at and ORDER.index(c.removed_at) <= rank))
 
 
 def on(state: pb.State) -> bool:

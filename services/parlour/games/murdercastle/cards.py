@@ -4,11 +4,10 @@ Draw an Event Card; Event Card Overview)."""
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa, play_as_holmes
-from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.catalogue import EventKind, catalogue
 from parlour.games.murdercastle.defence import DEFENCES, gasping
 from parlour.games.murdercastle.effects import EFFECTS
+from parlour.games.murdercastle.hooks import rules
 from parlour.games.murdercastle.stack import Out, private, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -33,8 +32,7 @@ def draw(state: pb.State, seat: int, out: Out) -> None:
     if not state.event_deck:
         return
     card = state.event_deck.pop()
-    if automa.on(state) and kind_of(card).kind == "trapdoor":
-        _automa_trapdoor(state, seat, card, out)
+    if rules(state).drawn(state, seat, card, out):
         return
     if kind_of(card).keep:
         player = state.players[seat]
@@ -50,36 +48,18 @@ def draw(state: pb.State, seat: int, out: Out) -> None:
     push(state, pb.FRAME_KIND_EFFECT, seat, card=card, source=seat)
 
 
-def _automa_trapdoor(state: pb.State, seat: int, card: int, out: Out) -> None:
-    """Automa: the Trapdoor "automatically sends you to Basement #3"; only Player Dexterity or
-    Disarm a Trapdoor prevent the fall."""
-    out.append(public(pb.Event(drawn=pb.EventDrawn(seat=seat, card=card))))
-    state.event_discard.append(card)
-    out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card))))
-    if state.players[seat].place != place_of(3):
-        push(state, pb.FRAME_KIND_FALL, seat, place=place_of(3), card=card)
-
-
 # -- when cards may be played ------------------------------------------------------
 def playable(state: pb.State, seat: int, card: int, frame: pb.Frame | None = None) -> bool:
     """Whether a seat may play this Keep card now (`frame`: the ACT frame it would join)."""
     kind = kind_of(card)
     if kind.kind in DEFENCES:
         return False
-    if kind.kind == "holmes_alerted_keep" and _evading(state):
+    if kind.kind == "holmes_alerted_keep" and rules(state).alerted_keep_blocked(state):
         return False
     if kind.kind == "liquid_courage":
         return (frame is not None and frame.action in COURAGE and not frame.courage
                 and not (frame.action == pb.ACTION_TILE_EXPLORE and state.explore_flipped))
     return EFFECTS[kind.kind][0](state, seat)
-
-
-def _evading(state: pb.State) -> bool:
-    """Play as Holmes: the window after Holmes entered a room, where Holmes is Alerted (Keep)
-    "does not help you avoid a Holmes Strike! if Holmes enters your room"."""
-    window = state.frames[-1] if state.frames else None
-    return (play_as_holmes.on(state) and window is not None
-            and window.kind == pb.FRAME_KIND_EVENT_WINDOW and bool(window.place))
 
 
 def plays(state: pb.State, seat: int, frame: pb.Frame | None = None) -> list[pb.Action]:

@@ -12,16 +12,21 @@ Movement Card (`propose`, `vote`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
 
 from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng, state_rng
 from parlour.games.murdercastle import holmes, play_as_holmes
 from parlour.games.murdercastle.board import Castle, story, tile_of
-from parlour.games.murdercastle.catalogue import DATA
+from parlour.games.murdercastle.components import (
+    DISCARD,
+    JUNCTION_DATA,
+    KEEP,
+    OBJECTIVES,
+    cards,
+    objective,
+    reward,
+)
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.stack import (
     Out,
@@ -36,46 +41,8 @@ from parlour.games.murdercastle.stack import (
 from parlour.games.murdercastle.v1 import junction_pb2 as jpb
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-_RAW = json.loads((DATA / "castle_junction.json").read_text())
-#: Objective and reward kinds of the data file, as enum values.
-OBJECTIVES = {k: jpb.JunctionObjective.Value(f"JUNCTION_OBJECTIVE_{k.upper()}")
-              for k in _RAW["objectives"]}
-REWARDS = {k: jpb.JunctionReward.Value(f"JUNCTION_REWARD_{k.upper()}") for k in _RAW["rewards"]}
-#: Each objective's text as printed.
-TEXTS = {OBJECTIVES[k]: text for k, text in _RAW["objectives"].items()}
 #: Every story Castle Junction's first objective asks for: basement, main floor, 2nd Story.
 STORIES = {-1, 0, 1}
-#: The values of VoteCast.vote / JunctionView.my_vote.
-KEEP, DISCARD = 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class JunctionCard:
-    """One Castle Junction Card: the objective on its face, the reward on its back."""
-
-    objective: int
-    reward: int
-
-
-@cache
-def cards() -> dict[int, JunctionCard]:
-    """The 13 cards by id (1-13), loaded and checked once."""
-    found = {i: JunctionCard(OBJECTIVES[o], REWARDS[r])
-             for i, (o, r) in enumerate(_RAW["cards"], start=1)}
-    assert len(found) == 13, "13 Castle Junction Cards"
-    assert {c.objective for c in found.values()} == set(OBJECTIVES.values())
-    assert {c.reward for c in found.values()} == set(REWARDS.values())
-    return found
-
-
-def objective(card: int) -> int:
-    """The objective printed on a card's face (0 for no card)."""
-    return cards()[card].objective if card else jpb.JUNCTION_OBJECTIVE_UNSPECIFIED
-
-
-def reward(card: int) -> int:
-    """The reward on a card's back."""
-    return cards()[card].reward
 
 
 # -- setup and dealing -------------------------------------------------------------------
@@ -85,7 +52,7 @@ def setup(state: pb.State) -> None:
     junction.deck.extend(sorted(cards()))
     with state_rng(state) as rng:
         rng.shuffle(junction.deck)
-    junction.open.extend(junction.deck.pop() for _ in range(_RAW["face_up"]))
+    junction.open.extend(junction.deck.pop() for _ in range(JUNCTION_DATA["face_up"]))
 
 
 def deal(state: pb.State, slot: int, out: Out) -> None:
@@ -316,13 +283,6 @@ def lapse(state: pb.State, out: Out) -> None:
     if any(e.event.WhichOneof("kind") in ("panel", "round_ended") for e in out):
         for tile in [t.tile for t in state.tile_cards if t.card not in unlocked]:
             play_as_holmes.take_from_tile(state, tile)
-
-
-def skips_movement(state: pb.State) -> bool:
-    """Whether this round ends without a Holmes' Movement Card (the flag is spent)."""
-    skip = state.junction.skip_movement
-    state.junction.skip_movement = False
-    return skip
 
 
 # -- discarding a face-up objective by majority ---------------------------------------------

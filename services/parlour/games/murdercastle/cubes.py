@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.hooks import rules
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 _NEEDED = {
@@ -97,9 +98,7 @@ def advance_wheel(state: pb.State, rng: Rng) -> pb.WheelTurned:
 
 def needed(state: pb.State) -> int:
     """Cubes of each type a player must collect (4 with the Pillar, 5 without)."""
-    if state.options.extended or state.seats == 2 or state.options.automa:
-        return _NEEDED[False]
-    return _NEEDED[True]
+    return _NEEDED[rules(state).pillar(state)]
 
 
 def collectable(state: pb.State, board: pb.Cubes, colour: int) -> bool:

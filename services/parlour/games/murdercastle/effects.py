@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa, holmes, play_as_holmes, second_story
-from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
+from parlour.games.murdercastle import holmes
+from parlour.games.murdercastle.board import PHARMACY, Castle, opposite, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import FAKE, collectable, move, present, total, unloading
 from parlour.games.murdercastle.cubes import draw as draw_cube
@@ -22,11 +22,11 @@ from parlour.games.murdercastle.defence import (
     category_code,
     may_be_asked,
 )
+from parlour.games.murdercastle.hooks import rules
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.stack import (
     NOBODY,
     Out,
-    holmes_seat,
     investigators,
     key_order,
     pop,
@@ -99,7 +99,7 @@ def _destined(state: pb.State, frame: pb.Frame, out: Out) -> None:
     pop(state)
     place = state.players[frame.source].place
     castle = Castle(state)
-    gondola = second_story.fill_source(state, place)
+    gondola = rules(state).fill_source(state, place)
     cubes = state.gondolas[gondola - 1] if gondola else unloading(state)
     count = min(castle.capacity(place) - total(castle.safe(place)), total(cubes))
     if count > 0:
@@ -120,22 +120,17 @@ def alert_rooms(state: pb.State) -> list[int]:
 
 
 def _alerted_now(state: pb.State, frame: pb.Frame, out: Out) -> None:
-    if automa.on(state):  # "Holmes will always move to your room if this Event Card is drawn"
-        pop(state)
-        room = state.players[frame.source].place
-        if room != automa.PHARMACY_PLACE:  # never into the Pharmacy, as in every mode
-            holmes.enter(state, room, NOBODY, out)
+    if rules(state).alerted_now(state, frame, out):
         return
-    playing_holmes = play_as_holmes.on(state)  # "Holmes chooses which room to move to"
+    chooser = rules(state).holmes_chooser(state)  # who "chooses which room to move to"
     if frame.count == 0:
-        _choose_place(state, frame, alert_rooms(state),
-                      holmes_seat(state) if playing_holmes else None)
+        _choose_place(state, frame, alert_rooms(state), chooser)
         return
     room = frame.places[0]
     if frame.count == 1:
         frame.count = 2
         frame.seats.extend(s for s in key_order(state)
-                           if (playing_holmes or s != frame.source)
+                           if (chooser is not None or s != frame.source)
                            and state.players[s].place == room)
     while frame.seats and not frame.cancelled:
         if ask_defence(state, frame, frame.seats.pop(0), "play_now"):
@@ -163,7 +158,7 @@ def _passage(state: pb.State, frame: pb.Frame, out: Out) -> None:
 # Hidden Bookcase Pathway
 def pathway_pairs(state: pb.State) -> list[tuple[int, int]]:
     """Adjacent rooms not yet joined, while a pathway token is left."""
-    if len(state.pathways) >= second_story.pathway_tokens(state):
+    if len(state.pathways) >= rules(state).pathway_tokens(state):
         return []
     castle = Castle(state)
     pairs = []
@@ -189,14 +184,29 @@ def _pathway(state: pb.State, frame: pb.Frame, out: Out) -> None:
         path = pb.Pathway(a=frame.places[0], b=frame.places[1])
         state.pathways.append(path)
         out.append(public(pb.Event(pathway=pb.PathwayPlaced(pathway=path))))
-        second_story.replace_padlock(state, path.a, path.b)
+        replace_padlock(state, path.a, path.b)
+
+
+def replace_padlock(state: pb.State, a: int, b: int) -> None:
+    """A Hidden Bookcase Pathway across a padlocked doorway replaces and removes its Padlock
+    (it always has a room on the other side) (Rulebook: Automa and Play as Holmes
+    clarifications: Hidden Bookcase Pathway)."""
+    castle = Castle(state)
+    for side in castle.walls(a):
+        other = castle.neighbour_tile(a, side)
+        if other is None or other.tile != tile_of(b):
+            continue
+        mine = castle.placed[tile_of(a)]
+        for tile, facing in ((mine, side), (other, opposite(side))):
+            if facing in tile.padlocked:
+                tile.padlocked.remove(facing)
 
 
 # Trapdoor
 def trapdoor_rooms(state: pb.State, deathtrap: bool = False) -> list[int]:
     """Rooms with evidence and no Trapdoor or Deathtrap yet (not the Pharmacy), while a token of
     the kind is left."""
-    tokens = (play_as_holmes.panel().raw["deathtraps"] if deathtrap
+    tokens = (rules(state).deathtrap_tokens() if deathtrap
               else catalogue().rules["trapdoor_tokens"])
     if sum(t.deathtrap == deathtrap for t in state.trapdoors) >= tokens:
         return []
@@ -204,7 +214,7 @@ def trapdoor_rooms(state: pb.State, deathtrap: bool = False) -> list[int]:
     taken = {t.room for t in state.trapdoors} | {t.landing for t in state.trapdoors}
     return [p for p in castle.places()
             if p != place_of(PHARMACY) and p not in taken and total(castle.safe(p))
-            and second_story.built_in_trapdoor(state, p) is None]
+            and rules(state).built_in_trapdoor(state, p) is None]
 
 
 def landing_rooms(state: pb.State, trap: int) -> list[int]:
@@ -274,7 +284,7 @@ def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | N
     """A collector in a Trapdoor room (or the 5-Door Room) falls through; an emptied room loses
     its Trapdoor (the 5-Door Room's is permanent)."""
     trap = next((t for t in state.trapdoors if t.room == place), None)
-    landing = trap.landing if trap is not None else second_story.built_in_trapdoor(state, place)
+    landing = trap.landing if trap is not None else rules(state).built_in_trapdoor(state, place)
     if landing is None:
         return
     deathtrap = trap is not None and trap.deathtrap
@@ -303,7 +313,7 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if not frame.started:
         frame.started = True
         here = state.players[frame.seat].place
-        built_in = second_story.built_in_trapdoor(state, here) is not None
+        built_in = rules(state).built_in_trapdoor(state, here) is not None
         # Disarm a Trapdoor answers the 5-Door Room, Automa's Trapdoor and a Deathtrap
         category = "five_door" if built_in or frame.card or frame.deathtrap else "room"
         if may_be_asked(state, frame.seat, category):
@@ -316,7 +326,7 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
     move_player(state, frame.seat, frame.place, "deathtrap" if frame.deathtrap else "trapdoor",
                 out)
     if frame.deathtrap:
-        play_as_holmes.track(state, frame.seat, "deathtrap", out)
+        rules(state).track(state, frame.seat, "deathtrap", out)
 
 
 # Peephole

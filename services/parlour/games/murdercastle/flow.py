@@ -9,23 +9,22 @@ Automatic frames (rampage, encounter, effects…) run until a seat owes a decisi
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from parlour.engine.game import IllegalAction
 from parlour.games.murdercastle import (
     actions,
     cards,
-    castle_junction,
     characters,
     defence,
     effects,
     holmes,
-    holmes_abilities,
 )
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.cubes import complete, needed, total
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.hooks import MODES, rules
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import selections_per_round
 from parlour.games.murdercastle.stack import (
@@ -77,8 +76,9 @@ def pending_seats(state: pb.State) -> list[int]:
         return []
     if frame.kind == pb.FRAME_KIND_HIDE:
         return holmes.hide_pending(state, frame)
-    if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:
-        return castle_junction.vote_pending(state, frame)
+    found = rules(state).pending_seats(state, frame)
+    if found is not None:
+        return found
     if frame.kind == pb.FRAME_KIND_EVENT_WINDOW:
         return list(frame.seats[:1])
     return [frame.seat]
@@ -89,7 +89,7 @@ def options(state: pb.State, seat: int) -> list[pb.Action]:
     frame = top(state)
     if frame is None or seat not in pending_seats(state):
         return []
-    return DECISIONS[frame.kind][0](state, frame, seat)
+    return decisions()[frame.kind][0](state, frame, seat)
 
 
 def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
@@ -106,7 +106,7 @@ def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
     out: Out = []
     frame = top(state)
     assert frame is not None
-    DECISIONS[frame.kind][1](state, frame, seat, action, out)
+    decisions()[frame.kind][1](state, frame, seat, action, out)
     settle(state, out)
     MODES.after_action(state, out)
     return out
@@ -120,7 +120,7 @@ def settle(state: pb.State, out: Out) -> None:
         if frame is None:
             _drive(state, out)
             continue
-        automatic = AUTOMATIC.get(frame.kind)
+        automatic = automatic_steps().get(frame.kind)
         if automatic is not None:
             automatic(state, frame, out)
             continue
@@ -137,12 +137,12 @@ def settle(state: pb.State, out: Out) -> None:
         if not seats:
             pop(state)
             continue
-        legal = DECISIONS[frame.kind][0](state, frame, seats[0])
+        legal = decisions()[frame.kind][0](state, frame, seats[0])
         if not legal:
             pop(state)
             continue
         if len(legal) == 1 and _may_decide_for(state, frame, legal[0]):
-            DECISIONS[frame.kind][1](state, frame, seats[0], legal[0], out)
+            decisions()[frame.kind][1](state, frame, seats[0], legal[0], out)
             continue
         return
 
@@ -163,18 +163,19 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
     """Drop seats from a window that cannot act, judged on public facts only (a window that
     answers Holmes entering a room also drops the seats no longer there with him, and first
-    takes in every seat keeping a Castle Junction card that blocks him)."""
+    takes in the seats a mode adds, such as those keeping a Castle Junction card that blocks
+    him)."""
     if frame.place and not frame.started:
         frame.started = True
-        frame.seats.extend(s for s in castle_junction.blockers(state) if s not in frame.seats)
+        frame.seats.extend(s for s in rules(state).window_joiners(state) if s not in frame.seats)
     while frame.seats and not _in_window(state, frame, frame.seats[0]):
         frame.seats.pop(0)
 
 
 def _in_window(state: pb.State, frame: pb.Frame, seat: int) -> bool:
     if seat == holmes_seat(state):
-        return holmes_abilities.may_use(state)
-    junction = bool(castle_junction.window_actions(state, seat, frame.place))
+        return rules(state).holmes_in_window(state)
+    junction = bool(rules(state).window_actions(state, seat, frame.place))
     if frame.place and not holmes.exposed(state, seat, frame.place):
         return junction
     return junction or _may_play(state, seat)
@@ -241,8 +242,8 @@ def _drive(state: pb.State, out: Out) -> None:
     if state.current:
         state.current = pb.ACTION_TILE_UNSPECIFIED
         seats = [s for s in key_order(state) if _may_play(state, s)
-                 or castle_junction.window_actions(state, s, 0)]
-        seats += holmes_abilities.window_seats(state)
+                 or rules(state).window_actions(state, s, 0)]
+        seats += rules(state).window_seats(state)
         if seats:
             push(state, pb.FRAME_KIND_EVENT_WINDOW, seats[0], seats=seats)
         return
@@ -252,8 +253,16 @@ def _drive(state: pb.State, out: Out) -> None:
         push(state, pb.FRAME_KIND_SELECT_TILE, players[state.selections % len(players)])
         return
     push(state, pb.FRAME_KIND_END_ROUND, state.key)
-    if not castle_junction.skips_movement(state):
+    if not skips_movement(state):
         holmes.reveal(state, state.key, False, out)
+
+
+def skips_movement(state: pb.State) -> bool:
+    """Whether this round ends without a Holmes' Movement Card (a mode sets the flag; it is
+    spent)."""
+    skip = state.junction.skip_movement
+    state.junction.skip_movement = False
+    return skip
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
@@ -281,7 +290,6 @@ def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
         _finish(state, leaders(state), f"round limit {limit}: most evidence wins", out)
 
 
-#: Play as Holmes: the Holmes seat's decisions at the end of each round, in order.
 # -- decisions: options and appliers ---------------------------------------------------
 def _select_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return [pb.Action(select=pb.SelectTile(tile=t)) for t in actions.selectable(state, seat)]
@@ -364,8 +372,8 @@ def _limit(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: 
 
 def _window_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     if seat == holmes_seat(state):
-        return [*holmes_abilities.use_actions(state, investigators(state)), PASS]
-    found = castle_junction.window_actions(state, seat, frame.place)
+        return [*rules(state).holmes_window_actions(state), PASS]
+    found = rules(state).window_actions(state, seat, frame.place)
     if not frame.place or holmes.exposed(state, seat, frame.place):
         found = [*cards.plays(state, seat), *characters.ability_actions(state, seat, None),
                  *found]
@@ -378,15 +386,11 @@ def _window(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         cards.play(state, seat, action.play.card, out)
     elif kind == "ability":
         characters.use(state, seat, out)
-    elif kind == "junction":
-        castle_junction.play(state, seat, action.junction.card, out)
-    elif kind == "propose":
-        castle_junction.propose(state, seat, action.propose.slot, out)
-    elif kind == "holmes_ability":
-        holmes_abilities.use(state, seat, out)
-    else:
+    elif kind == "pass":
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
         frame.seats.pop(0)
+    else:
+        rules(state).window_act(state, seat, action, out)
 
 
 def _closet_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
@@ -532,7 +536,6 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_HIDE: (_hide_options, _hide),
     pb.FRAME_KIND_EVENT_MOVE: (_event_move_options, _event_move),
     pb.FRAME_KIND_BLACK_CLOSET: (_closet_options, _closet),
-    **MODES.decisions(),
 }
 AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_RAMPAGE: holmes.step_rampage,
@@ -541,5 +544,16 @@ AUTOMATIC: dict[int, Callable[[pb.State, pb.Frame, Out], None]] = {
     pb.FRAME_KIND_EFFECT: _step_effect,
     pb.FRAME_KIND_FALL: effects.step_fall,
     pb.FRAME_KIND_END_ROUND: _end_round,
-    **MODES.automatic(),
 }
+
+
+@cache
+def decisions() -> dict[int, tuple[Options, Apply]]:
+    """The standard decisions and those the modes add."""
+    return {**DECISIONS, **MODES.decisions()}
+
+
+@cache
+def automatic_steps() -> dict[int, Callable[[pb.State, pb.Frame, Out], None]]:
+    """The standard automatic steps and those the modes add."""
+    return {**AUTOMATIC, **MODES.automatic()}

@@ -8,29 +8,16 @@ from parlour.engine import rating
 from parlour.engine.game import Decision, Emitted, Game, Outcome, Variant
 from parlour.engine.rng import Rng
 from parlour.engine.text import owner, seat
-from parlour.games.murdercastle import (
-    automa,
-    flow,
-    play_as_holmes,
-    reference,
-    second_story,
-    views,
-)
+from parlour.games.murdercastle import flow, reference, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, total
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.modes import MODES  # installs the modes
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Rounds each test configuration plays before the most evidence wins (Variant: short game).
 TEST_ROUNDS = {2: 3, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1}
-#: The same for The 2nd Story (shorter: the full-length games are in tests/test_playouts.py).
-SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
-#: The same for Automa, at every difficulty.
-AUTOMA_ROUNDS = 4
-#: The same for Play as Holmes (2 rounds where the cards unlocked from the start can act).
-PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
 CUBES = [catalogue().rules["cubes_per_colour"]] * len(COLOURS)
 DECISION_NAMES = {
     value: name.removeprefix("FRAME_KIND_").lower() for name, value in pb.FrameKind.items()
@@ -53,21 +40,14 @@ class MurderCastle(Game):
     max_actions = 100_000
 
     def default_options(self, seats: int) -> pb.Options:
-        """The standard game; a single seat plays Automa at the Beginner level."""
-        return pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER) if seats == 1 else pb.Options()
+        """The standard game, or a mode's default for this many seats (1: Automa)."""
+        found = MODES.default_options(seats)
+        return found if found is not None else pb.Options()
 
     def variants(self) -> list[Variant]:
         """The standard game, the Extended Version, The 2nd Story, Automa at each difficulty
         and Play as Holmes (which brings the Castle Junction Cards; the Holmes seat first)."""
-        return [
-            Variant("standard", self.display_name, pb.Options()),
-            Variant("extended", "Extended Version", pb.Options(extended=True)),
-            Variant("second-story", "The 2nd Story", pb.Options(second_story=True)),
-            *(Variant(f"automa-{name}", f"Automa ({name.capitalize()})", pb.Options(automa=level))
-              for level, name in automa.LEVELS.items()),
-            Variant("play-as-holmes", "Play as Holmes",
-                    pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=0))),
-        ]
+        return [Variant("standard", self.display_name, pb.Options()), *MODES.variants()]
 
     def seat_range(self, options: pb.Options) -> tuple[int, int]:
         """Automa takes 1 seat, Play as Holmes 4 to 7, every other mode 2 to 7."""
@@ -100,12 +80,14 @@ class MurderCastle(Game):
     def outcome(self, state: pb.State) -> Outcome | None:
         if not state.finished:
             return None
+        points = MODES.rules(state.options)
         holmes = holmes_seat(state)
-        scores = tuple(play_as_holmes.score(state) if s == holmes else total(p.board)
+        scores = tuple(points.holmes_score(state) if s == holmes else total(p.board)
                        for s, p in enumerate(state.players))
-        if state.holmes_won and play_as_holmes.on(state):
-            winners: tuple[int, ...] = (holmes,)
-            summary = f"Holmes ({seat(holmes)}) won: the Holmes Tracker reached 10."
+        holmes_won = points.holmes_outcome(state)
+        winners: tuple[int, ...]
+        if holmes_won is not None:
+            winners, summary = holmes_won
         elif state.winner:
             winners = (state.winner - 1,)
             summary = (f"{seat(state.winner - 1)} escaped the castle with all the evidence "
@@ -119,23 +101,15 @@ class MurderCastle(Game):
             winners = flow.leaders(state)
             names = " and ".join(seat(w) for w in winners)
             summary = f"The castle closed; {names} won with the most evidence collected."
-        summary += (" Scores are the evidence each investigator collected"
-                    + ("; Holmes scores his Holmes Tracker counted on the same scale (10 on"
-                       " the Tracker equals a full Evidence Board)."
-                       if play_as_holmes.on(state) else "."))
+        summary += " Scores are the evidence each investigator collected" + points.score_note()
         return Outcome(scores, winners, summary)
 
     def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
         """Automa: the investigator against the Automa; Play as Holmes: Holmes against every
         investigator (they win or lose together against him); otherwise every seat for
         itself (RULES.md "How a match is rated")."""
-        if options.automa:
-            return rating.one_against((automa.SOLO,), ("Automa",), automa.SOLO in outcome.winners)
-        if options.HasField("play_as_holmes"):
-            holmes = options.play_as_holmes.seat
-            others = tuple(s for s in range(len(outcome.scores)) if s != holmes)
-            return rating.one_against((holmes,), others, holmes in outcome.winners)
-        return super().rating_sides(options, outcome)
+        found = MODES.rating_sides(options, outcome)
+        return found if found is not None else super().rating_sides(options, outcome)
 
     def rated_variant(self, options: pb.Options) -> str | None:
         """Not rated: a test-only short game (round_limit)."""
@@ -150,17 +124,18 @@ class MurderCastle(Game):
         tiles = list(state.room_pile) + [t.tile for t in state.tiles]
         tiles += [f.tile for f in state.frames if f.kind == pb.FRAME_KIND_PLACE_ROOM]
         walls = state.boxed_brick_walls + sum(p.holds_brick_wall for p in state.players)
-        every = second_story.tiles(state.options)
+        points = MODES.rules(state.options)
+        every = points.all_tiles(state.options)
         assert len(tiles) + walls == len(every), "tiles not conserved"
         assert len(set(tiles)) == len(tiles) and every.issuperset(tiles), "a tile twice"
         events = list(state.event_deck) + list(state.event_discard)
         for player in state.players:
             events += player.keep
-        every = automa.event_cards(state.options)
+        every = points.event_cards(state.options)
         assert sorted(events) == every, "Event Cards lost"
         assert len(set(events)) == len(events), "an Event Card twice"
         movement = sorted([*state.holmes_deck, *state.holmes_discard])
-        assert movement == second_story.movement(state.options), "Holmes' Movement cards lost"
+        assert movement == points.movement_cards(state.options), "Holmes' Movement cards lost"
         MODES.check(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
@@ -169,16 +144,7 @@ class MurderCastle(Game):
     def test_configurations(self) -> Sequence[tuple[pb.Options, int]]:
         configs = [(pb.Options(round_limit=TEST_ROUNDS[n]), n)
                    for n in range(MIN_SEATS, MAX_SEATS + 1)]
-        configs.append((pb.Options(extended=True, round_limit=TEST_ROUNDS[4]), 4))
-        configs += [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
-                    for n in range(MIN_SEATS, MAX_SEATS + 1)]
-        configs += [(pb.Options(automa=level, round_limit=AUTOMA_ROUNDS), 1)
-                    for level in automa.LEVELS]
-        low, high = play_as_holmes.seat_range()
-        configs += [(pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=(n - 1) * (n % 2)),
-                                round_limit=PLAY_AS_HOLMES_ROUNDS[n]), n)
-                    for n in range(low, high + 1)]
-        return configs
+        return configs + MODES.test_configurations()
 
 
 GAME = MurderCastle()

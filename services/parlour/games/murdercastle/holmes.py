@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from parlour.engine.rng import state_rng
-from parlour.games.murdercastle import automa, play_as_holmes, second_story
 from parlour.games.murdercastle.board import Castle, place_of, tile_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
+from parlour.games.murdercastle.hooks import rules
 from parlour.games.murdercastle.stack import (
     NOBODY,
     Out,
     below,
-    holmes_seat,
     key_order,
     pop,
     public,
@@ -65,9 +64,8 @@ def decider(state: pb.State, revealer: int, aimed: bool = True) -> int:
     Holmes seat ("The player playing as Holmes chooses Holmes' movement"), except for a card
     an investigator reveals to move him (`aimed` False: Holmes is Alerted (Keep) "allows
     players to move Holmes")."""
-    if play_as_holmes.on(state) and aimed:
-        return holmes_seat(state)
-    return revealer
+    chooser = rules(state).holmes_chooser(state)
+    return chooser if chooser is not None and aimed else revealer
 
 
 def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = True) -> None:
@@ -79,7 +77,7 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = Tru
         push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
     card = catalogue().movement[_draw_card(state, seat, out)]
     if state.after_card and card.special != "rampage":
-        play_as_holmes.move_after(state, card.special == "lights_out", out)
+        rules(state).after_holmes_card(state, card.special == "lights_out", out)
     if card.special == "lights_out":
         _lights_out(state, out)
         return
@@ -88,8 +86,8 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = Tru
              escape_ready=escape, source=seat, after_move=int(bool(state.after_card)))
         return
     options = destinations(state, card.rooms)
-    if aimed and automa.on(state):
-        options = automa.targets(state, options)
+    if aimed:
+        options = rules(state).holmes_targets(state, options)
     if len(options) > 1:
         push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, seat, aimed), places=options,
              escape_ready=escape, source=seat)
@@ -107,7 +105,7 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if frame.places:
         nxt = frame.places.pop(0)
         halves = catalogue().rooms[tile_of(nxt)].halves
-        sides = automa.maze_side(state, [nxt, nxt + 1]) if len(halves) > 1 else [nxt]
+        sides = rules(state).maze_sides(state, [nxt, nxt + 1]) if len(halves) > 1 else [nxt]
         if len(sides) > 1:
             push(state, pb.FRAME_KIND_HOLMES_ROOM, decider(state, frame.seat),
                  places=sides, escape_ready=frame.escape_ready, source=frame.source)
@@ -116,7 +114,7 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
         return
     if frame.after_move == 2:
         frame.after_move = 0
-        play_as_holmes.move_after(state, False, out)
+        rules(state).after_holmes_card(state, False, out)
         return
     if not frame.cards_left:
         pop(state)
@@ -126,7 +124,7 @@ def step_rampage(state: pb.State, frame: pb.Frame, out: Out) -> None:
         armed = frame.after_move
         pop(state)
         if armed:
-            play_as_holmes.move_after(state, True, out)
+            rules(state).after_holmes_card(state, True, out)
         _lights_out(state, out)
     elif card.special == "rampage":
         frame.cards_left = _rampage_cards()
@@ -163,7 +161,7 @@ def enter(state: pb.State, place: int, escaper: int, out: Out, answerable: bool 
         push(state, pb.FRAME_KIND_HIDE, NOBODY, seats=there, place=place)
     if not answerable:
         return
-    if not _drawing(state) and not automa.on(state):  # Automa: not "to evade Holmes"
+    if not _drawing(state) and rules(state).encounter_window(state):
         push(state, pb.FRAME_KIND_EVENT_WINDOW, there[0], seats=there, place=place)
     in_rampage = any(f.kind == pb.FRAME_KIND_RAMPAGE for f in state.frames)
     for seat in reversed(there):
@@ -201,8 +199,8 @@ def hide_pending(state: pb.State, frame: pb.Frame) -> list[int]:
     (Play as Holmes), who chooses his spot at the same time."""
     hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
     found = [s for s in hiders if state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
-    holmes = holmes_seat(state)
-    if hiders and play_as_holmes.on(state) and not state.players[holmes].hiding:
+    holmes = rules(state).holmes_hider(state)
+    if hiders and holmes is not None and not state.players[holmes].hiding:
         found = sorted([*found, holmes])
     return found
 
@@ -216,9 +214,10 @@ def exposed(state: pb.State, seat: int, place: int) -> bool:
 def reveal_hiding(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """Everyone has hidden: reveal, and spare those who chose a different spot from Holmes."""
     hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
-    if play_as_holmes.on(state):
-        holmes_spot = state.players[holmes_seat(state)].hiding
-        state.players[holmes_seat(state)].hiding = pb.HIDING_SPOT_UNSPECIFIED
+    holmes = rules(state).holmes_hider(state)
+    if holmes is not None:
+        holmes_spot = state.players[holmes].hiding
+        state.players[holmes].hiding = pb.HIDING_SPOT_UNSPECIFIED
     else:  # "choose any player to randomly select a side of the Token for Holmes"
         with state_rng(state) as rng:
             holmes_spot = rng.choice((pb.HIDING_SPOT_BED, pb.HIDING_SPOT_BATHROOM))
@@ -247,11 +246,11 @@ def step_encounter(state: pb.State, frame: pb.Frame, out: Out) -> None:
 def strike(state: pb.State, seat: int, out: Out) -> None:
     """Take a Holmes Strikes! cube and drop cubes by the progression (Top Hats adjust it)."""
     player = state.players[seat]
-    extra = second_story.strike_modifier(state, seat, out)
+    extra = rules(state).strike_modifier(state, seat, out)
     if extra is None:
         return
     progression = catalogue().rules["strike_progression"]
-    play_as_holmes.track(state, seat, "strike", out)
+    rules(state).track(state, seat, "strike", out)
     player.strikes += 1
     drop = progression[min(player.strikes, len(progression)) - 1] - player.top_hat + extra
     player.top_hat = 0

@@ -10,15 +10,12 @@ hidden from the investigators until he plays it, once, in any Event Card window.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
 
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import effects, holmes
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
-from parlour.games.murdercastle.catalogue import DATA
+from parlour.games.murdercastle.components import abilities
 from parlour.games.murdercastle.cubes import move, present, total
 from parlour.games.murdercastle.stack import (
     Out,
@@ -31,25 +28,6 @@ from parlour.games.murdercastle.stack import (
 )
 from parlour.games.murdercastle.v1 import junction_pb2 as jpb
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
-
-
-@dataclass(frozen=True, slots=True)
-class Ability:
-    """One Holmes' Ability Card as reconstructed."""
-
-    kind: str
-    name: str
-    text: str
-
-
-@cache
-def abilities() -> dict[int, Ability]:
-    """The 3 cards by HolmesAbility value, loaded and checked once."""
-    raw = json.loads((DATA / "holmes_abilities.json").read_text())
-    found = {a["ability"]: Ability(a["kind"], a["name"], a["text"]) for a in raw["abilities"]}
-    assert sorted(found) == [jpb.HOLMES_ABILITY_ALARM, jpb.HOLMES_ABILITY_ACID,
-                             jpb.HOLMES_ABILITY_GAS], "3 Holmes' Ability Cards"
-    return found
 
 
 # -- choosing at setup --------------------------------------------------------------------

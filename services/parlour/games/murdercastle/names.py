@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.games.murdercastle import automa, castle_junction, holmes_abilities, play_as_holmes
+from parlour.games.murdercastle import components
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, FAKE
@@ -74,28 +74,28 @@ def movement_name(card: int) -> str:
 
 def objective_name(objective: int) -> str:
     """A Castle Junction objective's text."""
-    return castle_junction.TEXTS.get(objective, "none")
+    return components.TEXTS.get(objective, "none")
 
 
 def junction_name(card: int) -> str:
     """A completed Castle Junction Card by its action."""
-    return REWARD_NAMES[castle_junction.reward(card)] if card else "a Castle Junction Card"
+    return REWARD_NAMES[components.reward(card)] if card else "a Castle Junction Card"
 
 
 def automa_name(card: int) -> str:
     """A Holmes' Action Card's name."""
-    return automa.data().cards[card].name
+    return components.data().cards[card].name
 
 
 def ability_name(ability: int) -> str:
     """A Holmes' Ability Card's name."""
-    found = holmes_abilities.abilities().get(ability)
+    found = components.abilities().get(ability)
     return found.name if found else "Holmes' Ability Card"
 
 
 def slot_name(slot: int) -> str:
     """A Control Panel placeholder as printed ("1a" …)."""
-    return play_as_holmes.panel().names[slot - 1]
+    return components.panel().names[slot - 1]
 
 
 def action_tile_name(tile: int) -> str:

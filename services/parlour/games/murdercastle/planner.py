@@ -17,12 +17,13 @@ from collections.abc import Callable
 
 from parlour.engine.game import IllegalAction, copy_message
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import automa, strategy
+from parlour.games.murdercastle import strategy
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.flow import apply, options, pending_seats
-from parlour.games.murdercastle.stack import NOBODY, holmes_seat
+from parlour.games.murdercastle.hooks import MODES, rules
+from parlour.games.murdercastle.stack import holmes_seat
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Own decisions played out after a candidate before the position is scored.
@@ -30,7 +31,6 @@ ROLLOUT = 24
 #: Seconds a decision may spend playing candidates out (a bot's property; past it the
 #: remaining candidates are scored as they stand).
 BUDGET = 0.8
-WALKS = {"move_1": 1, "move_2": 2, "move_2_lock_2": 2}
 #: What a strike costs beyond the cubes it drops (the fifth, in Automa, loses the game).
 STRIKE, LAST_STRIKE = 120.0, 3000.0
 
@@ -40,7 +40,7 @@ def purposeful(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng,
     """The legal action whose tile, played out on a sample, leaves the best position."""
     if len(actions) == 1:
         return actions[0]
-    if view.options.HasField("play_as_holmes") and seat == view.options.play_as_holmes.seat:
+    if seat == MODES.rules(view.options).holmes_seat_of(view.options):
         return strategy.greedy(view, actions, seat, rng)
     calm = [a for a in actions if a.select.tile != pb.ACTION_TILE_MOVE_HOLMES]
     state = sample(rng.next64())
@@ -92,20 +92,11 @@ def _play_out(state: pb.State, seat: int, deadline: float) -> None:
 
 
 def _quiet_holmes(state: pb.State) -> None:
-    """In the sample only: no movement card this round, and the Automa card on top one that
-    changes nothing the score reads, so a position is scored as the player leaves it (the
-    score itself predicts Holmes)."""
+    """In the sample only: no movement card this round, and a mode's Holmes card changes
+    nothing the score reads, so a position is scored as the player leaves it (the score
+    itself predicts Holmes)."""
     state.junction.skip_movement = True
-    if not state.automa_deck:
-        return
-    cards = automa.data().cards
-    rank = ("plant_10", "plant_15", "lock_door", "seal_pathways", "destroy_1", "destroy_2",
-            "destroy_all")
-    for kind in rank:
-        for i, card in enumerate(state.automa_deck):
-            if cards[card].kind == kind:
-                state.automa_deck[i], state.automa_deck[-1] = state.automa_deck[-1], card
-                return
+    rules(state).calm_sample(state)
 
 
 # -- the score ---------------------------------------------------------------------------------
@@ -163,7 +154,8 @@ def _strike_cost(state: pb.State, player: pb.Player) -> float:
     """What the next strike costs: the cubes it drops, and the game at the last one."""
     progression = catalogue().rules["strike_progression"]
     drop = progression[min(player.strikes, len(progression) - 1)]
-    last = automa.on(state) and player.strikes + 1 >= automa.data().raw["strikes_to_lose"]
+    limit = rules(state).strikes_to_lose(state)
+    last = limit is not None and player.strikes + 1 >= limit
     return STRIKE + 80.0 * drop + (LAST_STRIKE if last else 0.0)
 
 
@@ -171,7 +163,9 @@ def _expected_strikes(state: pb.State, castle: Castle, seat: int) -> float:
     """Strikes Holmes is expected to land at the end of this round: the movement cards left,
     then (Automa) the Holmes' Action Cards left that walk him towards you."""
     mine = state.players[seat].place
-    far = automa.distances(state) if automa.on(state) else _distances(castle, mine)
+    far = rules(state).holmes_distances(state)
+    if far is None:
+        far = _distances(castle, mine)
     reach = _walk_odds(state)
     if mine == place_of(PHARMACY):  # Holmes never walks into the Pharmacy
         reach = {}
@@ -212,13 +206,7 @@ def _walk_odds(state: pb.State) -> dict[int, float]:
     """The chance Holmes walks into your room from 1 or 2 rooms away after the movement card:
     the Automa deck's walking cards left; in Play as Holmes a fixed guess (his cards on the
     tiles walk him)."""
-    if not automa.on(state):
-        return {1: 0.35, 2: 0.15} if holmes_seat(state) != NOBODY else {}
-    cards = automa.data().cards
-    deck = list(state.automa_deck) or list(state.automa_discard)
-    walks = Counter(WALKS.get(cards[c].kind, 0) for c in deck)
-    n = len(deck) or 1
-    return {1: (walks[1] + walks[2]) / n, 2: walks[2] / n}
+    return rules(state).walk_odds(state)
 
 
 # -- cheap playouts for IS-MCTS ----------------------------------------------------------------

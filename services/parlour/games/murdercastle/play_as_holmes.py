@@ -11,14 +11,11 @@ Resolving a card is `holmes_cards.py`.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from functools import cache
-
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng, state_rng
 from parlour.games.murdercastle import automa
-from parlour.games.murdercastle.catalogue import DATA, action_tiles
+from parlour.games.murdercastle.catalogue import action_tiles
+from parlour.games.murdercastle.components import panel
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.stack import (
     Out,
@@ -32,45 +29,6 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Rooms Holmes may walk on each movement card, and Padlocks it adds on the way.
 WALKS = {"move_1": (1, 0), "move_2": (2, 0), "move_2_lock_2": (2, 2), "holmes_moves_after": (2, 0)}
-
-
-@dataclass(frozen=True, slots=True)
-class Panel:
-    """The Holmes' Control Panel and the Play as Holmes deck (data/play_as_holmes.json)."""
-
-    names: tuple[str, ...]
-    sections: tuple[tuple[int, ...], ...]
-    needs: dict[int, tuple[int, ...]]
-    start: tuple[int, ...]
-    deck: tuple[int, ...]
-    raw: dict
-
-    def slot(self, name: str) -> int:
-        """A placeholder's slot number from its printed name ("1a" …)."""
-        return self.names.index(name) + 1
-
-
-@cache
-def panel() -> Panel:
-    """The Control Panel layout and the 13 Play as Holmes cards, loaded and checked once."""
-    raw = json.loads((DATA / "play_as_holmes.json").read_text())
-    names = tuple(n for section in raw["sections"] for n in section["slots"])
-    sections = tuple(tuple(names.index(n) + 1 for n in s["slots"]) for s in raw["sections"])
-    copies = {}
-    for card, info in sorted(automa.data().cards.items()):
-        copies.setdefault(info.kind, []).append(card)
-
-    def take(kind: str) -> int:
-        return copies[kind].pop(0)
-
-    start = tuple(take(kind) for kind in raw["start"])
-    needs = {take(c["kind"]): tuple(names.index(n) + 1 for n in c["slots"]) for c in raw["panel"]}
-    deck = tuple(sorted((*start, *needs)))
-    assert len(names) == 12, "12 cube placeholders"
-    assert len(needs) == 11, "11 Holmes' Action Cards can be unlocked"
-    assert len(deck) == len(automa.data().cards) - 10 == 13, "remove the 10 cards"
-    assert sorted(s for slots in needs.values() for s in slots) == list(range(1, 13))
-    return Panel(names, sections, needs, start, deck, raw)
 
 
 def on(state: pb.State) -> bool:

@@ -149,21 +149,6 @@ def fill_source(state: pb.State, place: int) -> int:
     return 0
 
 
-def replace_padlock(state: pb.State, a: int, b: int) -> None:
-    """A Hidden Bookcase Pathway across a padlocked doorway replaces and removes its Padlock
-    (it always has a room on the other side) (Rulebook: Automa and Play as Holmes
-    clarifications: Hidden Bookcase Pathway)."""
-    castle = Castle(state)
-    for side in castle.walls(a):
-        other = castle.neighbour_tile(a, side)
-        if other is None or other.tile != tile_of(b):
-            continue
-        mine = castle.placed[tile_of(a)]
-        for tile, facing in ((mine, side), (other, opposite(side))):
-            if facing in tile.padlocked:
-                tile.padlocked.remove(facing)
-
-
 # -- the 5-Door Room -----------------------------------------------------------------
 def built_in_trapdoor(state: pb.State, place: int) -> int | None:
     """The 5-Door Room's permanent Trapdoor: where a collector there falls (Basement #3)."""

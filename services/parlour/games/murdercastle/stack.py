@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parlour.engine.game import Emitted
+from parlour.games.murdercastle.hooks import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 Out = list[Emitted]
@@ -51,8 +52,8 @@ def private(seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
 
 def holmes_seat(state: pb.State) -> int:
     """The seat playing Holmes (Play as Holmes), else NOBODY."""
-    options = state.options
-    return options.play_as_holmes.seat if options.HasField("play_as_holmes") else NOBODY
+    found = MODES.rules(state.options).holmes_seat_of(state.options)
+    return NOBODY if found is None else found
 
 
 def investigators(state: pb.State) -> list[int]:

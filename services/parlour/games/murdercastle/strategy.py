@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from parlour.engine.greedy import best, kind_rank
 from parlour.engine.rng import Rng
+from parlour.games.murdercastle.hooks import MODES
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 PREFERENCE = (
@@ -26,8 +27,8 @@ def greedy(view: pb.View, actions: list[pb.Action], seat: int, rng: Rng) -> pb.A
 def _crowd(view: pb.View, seat: int, action: pb.Action) -> int:
     """For the Holmes seat choosing a room: how many investigators are there."""
     options = view.options
-    if action.WhichOneof("kind") != "place" or not options.HasField("play_as_holmes"):
+    if action.WhichOneof("kind") != "place":
         return 0
-    if seat != options.play_as_holmes.seat:
+    if seat != MODES.rules(options).holmes_seat_of(options):
         return 0
     return sum(p.place == action.place.place for p in view.players)

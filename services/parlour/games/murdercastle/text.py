@@ -8,10 +8,11 @@ from collections.abc import Sequence
 
 from parlour.engine.text import item, owner, seat, section, subject, table
 from parlour.engine.v1.table_pb2 import TableText
-from parlour.games.murdercastle import automa, holmes_abilities, play_as_holmes, prompts
-from parlour.games.murdercastle.castle_junction import DISCARD, KEEP
+from parlour.games.murdercastle import components, prompts
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.components import DISCARD, KEEP
 from parlour.games.murdercastle.cubes import COLOURS
+from parlour.games.murdercastle.hooks import MODES
 from parlour.games.murdercastle.names import (
     LEVEL_NAMES,
     POTION_NAMES,
@@ -55,7 +56,7 @@ PASSED = {
 
 def unlocks(slot: int) -> str:
     """The Holmes' Action Card a placeholder belongs to."""
-    for card, slots in play_as_holmes.panel().needs.items():
+    for card, slots in components.panel().needs.items():
         if slot in slots:
             return automa_name(card)
     return "nothing"
@@ -253,7 +254,7 @@ _SIMPLE = {
     "gondola": lambda e: "an empty gondola of the Ferris Wheel was refilled",
     "automa": lambda e: f"Holmes revealed the Holmes' Action Card {automa_name(e.card)}",
     "destruction": lambda e: "Holmes revealed an Evidence Destruction Card: " + ", ".join(
-        evidence(c) for c in automa.data().destruction[e.card]),
+        evidence(c) for c in components.data().destruction[e.card]),
     "destroyed": lambda e: f"Holmes destroyed {evidence(e.colour)} in {room(e.place)}",
     "planted": lambda e: f"Holmes planted {e.count} Fake Evidence in the Evidence Bag",
     "sealed": lambda e: "Holmes sealed every Hidden Bookcase Pathway",
@@ -317,13 +318,8 @@ def describe_view(view: pb.View, me: int | None) -> TableText:
 
 def _game_lines(view: pb.View) -> list:
     options = view.options
-    mode = "the standard game"
-    if options.automa:
-        mode = f"Automa ({automa.LEVELS[options.automa].capitalize()})"
-    elif options.HasField("play_as_holmes"):
-        mode = f"Play as Holmes ({subject(options.play_as_holmes.seat, 'plays', 'play')} Holmes)"
-    extras = [n for n, on in (("Extended Version", options.extended),
-                              ("The 2nd Story", options.second_story)) if on]
+    mode = MODES.rules(options).play_title(options)
+    extras = MODES.titles(options)
     lines = [f"Playing {mode}" + "".join(f", {x}" for x in extras),
              f"Round {view.round + 1}; {subject(view.key, 'holds', 'hold')} the Skeleton Key",
              f"Evidence needed: {view.needed} of each type"]
@@ -342,7 +338,7 @@ def _game_lines(view: pb.View) -> list:
 
 
 def _players(view: pb.View) -> list:
-    holmes = view.options.play_as_holmes.seat if view.options.HasField("play_as_holmes") else -1
+    holmes = MODES.rules(view.options).holmes_seat_of(view.options)
     found = []
     for n, p in enumerate(view.players):
         if n == holmes:
@@ -369,8 +365,7 @@ def _players(view: pb.View) -> list:
 def _rooms(view: pb.View, level: int) -> list:
     here: dict[int, list[str]] = {}
     for n, p in enumerate(view.players):
-        if p.place and not (view.options.HasField("play_as_holmes")
-                            and n == view.options.play_as_holmes.seat):
+        if p.place and n != MODES.rules(view.options).holmes_seat_of(view.options):
             here.setdefault(p.place, []).append(seat(n))
     here.setdefault(view.holmes, []).insert(0, "Holmes")
     found = []
@@ -420,10 +415,10 @@ def _holmes(view: pb.View) -> list:
 
 
 def _panel(view: pb.View, me: int | None) -> list:
-    if not view.options.HasField("play_as_holmes"):
-        return []
+    if MODES.rules(view.options).holmes_seat_of(view.options) is None:
+        return []  # no Holmes seat: no Control Panel
     lines = [f"Holmes Tracker: {view.holmes_tracker} of "
-             f"{play_as_holmes.panel().raw['tracker_to_win']}"]
+             f"{components.panel().raw['tracker_to_win']}"]
     lines.append("Cubes in " + (", ".join(slot_name(s) for s in sorted(view.panel)) or "no "
                                 "placeholder"))
     lines += [f"Unlocked: {automa_name(c)}" for c in view.unlocked]
@@ -433,7 +428,7 @@ def _panel(view: pb.View, me: int | None) -> list:
     if view.after_card:
         lines.append(f"{automa_name(view.after_card)} on the Holmes' Movement Cards")
     if view.junction.ability:
-        ability = holmes_abilities.abilities()[view.junction.ability]
+        ability = components.abilities()[view.junction.ability]
         lines.append(item(f"Holmes' Ability Card: {ability.name}"
                           + (" (played)" if view.junction.ability_used else ""), ability.text))
     elif view.junction.ability_used:
@@ -443,8 +438,8 @@ def _panel(view: pb.View, me: int | None) -> list:
 
 def _junction(view: pb.View) -> list:
     junction = view.junction
-    if not view.options.HasField("play_as_holmes"):
-        return []
+    if MODES.rules(view.options).holmes_seat_of(view.options) is None:
+        return []  # the Castle Junction Cards come with a Holmes seat
     lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
     if junction.next:
         lines.append(f"Coming up: {objective_name(junction.next)}")

@@ -5,9 +5,8 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.zones import take_top
-from parlour.games.murdercastle import play_as_holmes
 from parlour.games.murdercastle.cubes import needed
-from parlour.games.murdercastle.modes import MODES
+from parlour.games.murdercastle.hooks import MODES, rules
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 
@@ -95,7 +94,7 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     rng.shuffle(other.holmes_deck)
     rng.shuffle(other.automa_deck)
     rng.shuffle(other.destruction_deck)
-    play_as_holmes.resample(other, seat, rng)
+    rules(other).resample_decks(other, seat, rng)
     hidden = [s for s in range(state.seats) if s != seat]
     pool = list(other.event_deck)
     for s in hidden:
