@@ -94,7 +94,9 @@ def mode_counts(game: str, options: set[str]) -> tuple[Counter, Counter, int]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         modules, names = set(), set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
+            # only the game's own mode modules (parlour.engine.modes is the plugin framework)
+            if isinstance(node, ast.ImportFrom) and node.module and (
+                    node.module.startswith(f"parlour.games.{game}") or node.level):
                 last = node.module.rsplit(".", 1)[-1]
                 for alias in node.names:
                     if alias.name in MODE_MODULES:
