@@ -65,7 +65,9 @@ async function* feed(
     const { kind } = message;
     if (kind.case === "event") yield { event: kind.value as MatchEvent };
     else if (kind.case === "batch") {
-      for (const event of (kind.value as { events: MatchEvent[] }).events) yield { event };
+      const batch = kind.value as { events: MatchEvent[]; progress?: MatchProgress };
+      for (const event of batch.events) yield { event };
+      if (batch.progress) yield { progress: batch.progress };
     } else if (kind.case === "progress") yield { progress: kind.value as MatchProgress };
     else if (kind.case === "finished") yield { finished: kind.value as MatchFinished };
   }
@@ -235,7 +237,7 @@ export class ParlourClient {
 
   /** The spectators' event feed, ending with MatchFinished once the match is over. */
   spectate(match: string, after = 0n): AsyncGenerator<FeedItem> {
-    return feed(this.api.streamEvents({ match, afterSequence: after }));
+    return feed(this.api.streamEvents({ match, afterSequence: after, progressWithEvents: true }));
   }
 }
 
@@ -275,7 +277,7 @@ export class SeatHandle {
 
   /** The seat's event feed, ending with MatchFinished once the match is over. */
   events(after = 0n): AsyncGenerator<FeedItem> {
-    return feed(this.api().streamEvents({ match: this.match, afterSequence: after }, { headers: this.headers }));
+    return feed(this.api().streamEvents({ match: this.match, afterSequence: after, progressWithEvents: true }, { headers: this.headers }));
   }
 
   private api() {

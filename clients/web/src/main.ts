@@ -315,7 +315,7 @@ function follow(seated: Seated): void {
   const controller = new AbortController();
   stopStream = controller;
   (async () => {
-    const stream = gateway.streamEvents({ match: seated.match, afterSequence: 0n }, { ...bearer(seated.token), signal: controller.signal });
+    const stream = gateway.streamEvents({ match: seated.match, afterSequence: 0n, progressWithEvents: true }, { ...bearer(seated.token), signal: controller.signal });
     for await (const item of stream) {
       const events = item.kind.case === "event" ? [item.kind.value] : item.kind.case === "batch" ? item.kind.value.events : [];
       for (const event of events) {
@@ -324,7 +324,8 @@ function follow(seated: Seated): void {
       }
       const last = item.kind.case === "heartbeat" || item.kind.case === "progress" ? item.kind.value.lastSequence : events.length ? events[events.length - 1].sequence : 0n;
       // Progress (the match moved, maybe without an event) or a heartbeat: look again.
-      if (item.kind.case === "progress" || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
+      const moved = item.kind.case === "progress" || (item.kind.case === "batch" && item.kind.value.progress !== undefined);
+      if (moved || item.kind.case === "heartbeat" || last > lastSequence) void refresh();
     }
     // The stream ended (the seat's pass revoked, the match over): look once more.
     if (!controller.signal.aborted) await refresh();
