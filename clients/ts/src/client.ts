@@ -17,6 +17,7 @@ import type {
   MatchEvent,
   MatchFinished,
   MatchProgress,
+  SetAwayResponse,
   SubmitActionResponse,
 } from "./gen/parlour/gateway/v1/gateway_pb.js";
 import { GatewayService } from "./gen/parlour/gateway/v1/gateway_service_pb.js";
@@ -273,6 +274,13 @@ export class SeatHandle {
       { match: this.match, action, requestId: crypto.randomUUID(), expectedVersion },
       { headers: this.headers },
     );
+  }
+
+  /** In a correspondence match, pause this seat's clock until a date (Unix ms, within the
+   * match's limits; an earlier date cuts the pause short), or 0n: back now. Every seat sees
+   * it; retrying with the same request id is safe. */
+  async setAway(untilUnixMs: bigint, requestId: string = crypto.randomUUID()): Promise<SetAwayResponse> {
+    return this.client.api.setAway({ match: this.match, untilUnixMs, requestId }, { headers: this.headers });
   }
 
   /** The seat's event feed, ending with MatchFinished once the match is over. */
