@@ -24,7 +24,6 @@ from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
-from parlour.store.ratingstore import RatingStore
 
 #: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
 MAX_TYPE_URL = 256
@@ -191,7 +190,7 @@ class Edge:
         self.trusted_proxies = trusted_proxies
         #: Subjects whose bot seats count toward their strategy's record (issue 36).
         self.bot_runners = bot_runners
-        self.ratings = RatingStore(store.redis)
+        self.ratings = store.ratings()
 
     def scope(self, context) -> str:
         """Whom the call's request ids and quotas count against (see scope)."""
@@ -225,14 +224,11 @@ class Edge:
         """Resolve match and seat token; spectators only where allowed."""
         match = match_id_of(match_name)
         token = self.seat_token(context)
-        fields = ["game", "spectators", "sv", "rules"]
-        fields += [f"t:{stored}" for stored in tokens.stored_hashes(token)] if token else []
+        hashes = tokens.stored_hashes(token) if token else []
         who = identity.current()
-        fields += [f"proof:{who.key}"] if who is not None and token else []
-        values = await self.store.redis.hmget(keys.meta(match), fields)
-        if values[0] is None:
+        meta = await self.store.meta.viewer(match, hashes, who.key if who and token else None)
+        if meta is None:
             raise not_found("match", match_name)
-        meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
         viewer = self.resolve(match, meta, token, seated)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         return viewer

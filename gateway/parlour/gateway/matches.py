@@ -24,8 +24,8 @@ from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store import keys
 from parlour.store.matchstore import MatchNotFound
+from parlour.store.seating import Refusal, SeatRefused
 
 #: Largest serialized game Options accepted by CreateMatch.
 MAX_OPTIONS_BYTES = 16 * 1024
@@ -143,6 +143,34 @@ def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> g
     return resource
 
 
+def seat_refused(refused: SeatRefused, name: str, wanted: int) -> ServiceError:
+    """JoinMatch's status and reason for a seat not taken (match `name`, seat `wanted`)."""
+    why, seat = refused.refusal, refused.seat
+    if why == Refusal.NO_MATCH:
+        return not_found("match", name)
+    if why == Refusal.ALREADY_SEATED:
+        return ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "ALREADY_SEATED",
+            f"you hold seat {seat} here; join without a seat to re-open it",
+            metadata={"seat": str(seat)},
+        )
+    if why == Refusal.NO_SUCH_SEAT:
+        return invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
+    if why in (Refusal.SEAT_TAKEN, Refusal.MATCH_FULL):
+        return ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION, why.name, why.name.replace("_", " ").lower()
+        )
+    if why == Refusal.REQUEST_REUSED:
+        return request_id_reused()
+    return ServiceError(
+        grpc.StatusCode.ALREADY_EXISTS,
+        "ALREADY_JOINED",
+        f"this request id already took seat {seat}; its token is only in that answer",
+        metadata={"seat": str(seat)},
+    )
+
+
 class MatchCalls(Edge):
     """Creating, joining, reading and leaving matches."""
 
@@ -203,7 +231,7 @@ class MatchCalls(Edge):
         except ServiceError as error:
             if error.code != grpc.StatusCode.ALREADY_EXISTS:
                 raise
-            if await self.store.redis.hget(keys.meta(match), "fp") != meta["fp"].encode():
+            if await self.store.meta.fingerprint(match) != meta["fp"]:
                 raise request_id_reused() from None
         meta, progress = await self.meta_and_progress(match)
         if "listed" in meta and not public.progress(progress).HasField("outcome"):
@@ -228,50 +256,27 @@ class MatchCalls(Edge):
         token = tokens.new_token()
         wanted = request.seat if request.HasField("seat") else -1
         request_id = f"{self.scope(context)}|{request.request_id}" if request.request_id else ""
-        reply = await self.store.take_seat(
-            match,
-            wanted,
-            tokens.token_hash(token),
-            request.display_name,
-            hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
-            hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
-            proof,
-            record_key(request, who, self.bot_runners),
-        )
-        seat = reply[0]
-        if seat == -4:
-            raise not_found("match", request.match)
-        if seat == -7:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "ALREADY_SEATED",
-                f"you hold seat {reply[1]} here; join without a seat to re-open it",
-                metadata={"seat": str(reply[1])},
+        try:
+            taken = await self.store.take_seat(
+                match,
+                wanted,
+                tokens.token_hash(token),
+                request.display_name,
+                hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
+                hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
+                proof,
+                record_key(request, who, self.bot_runners),
             )
-        if seat == -1:
-            raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
-        if seat in (-2, -3):
-            reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
-            )
-        if seat == -5:
-            raise request_id_reused()
-        if seat == -6:
-            raise ServiceError(
-                grpc.StatusCode.ALREADY_EXISTS,
-                "ALREADY_JOINED",
-                f"this request id already took seat {reply[1]}; its token is only in that answer",
-                metadata={"seat": str(reply[1])},
-            )
-        reopened = len(reply) > 1
+        except SeatRefused as refused:
+            raise seat_refused(refused, request.match, wanted) from None
+        seat, reopened = taken.seat, taken.reopened
         if reopened:
-            self.revocations.revoke(reply[2])
+            self.revocations.revoke(taken.revoked)
         if who is not None:
             await self.store.note_mine(who.key, match, time.time_ns() // 1_000_000)
         meta, progress = await self.meta_and_progress(match)
         if NOTIFY.notify_outbox and not reopened:
-            await Outbox(self.store.redis).seated(match, progress)
+            await Outbox(self.store.outbox).seated(match, progress)
         return gw.JoinMatchResponse(
             match=match_resource(match, meta, progress),
             seat=seat,
@@ -283,15 +288,7 @@ class MatchCalls(Edge):
     async def check_invited(self, match: str, request, proof: str) -> None:
         """A private table admits its seated (re-opening), its invited subjects and the
         holders of its join code; NOT_FOUND for a match that is not there."""
-        fields = ["invite", "code"] + ([f"proof:{proof}", f"inv:{proof}"] if proof else [])
-        values = await self.store.redis.hmget(keys.meta(match), fields)
-        found = dict(zip(fields, values, strict=True))
-        if found["invite"] is None:
-            return
-        if proof and (found[f"proof:{proof}"] or found[f"inv:{proof}"]):
-            return
-        code = found["code"]
-        if code is not None and secrets.compare_digest(code, request.join_code.encode()):
+        if await self.store.meta.admits(match, proof, request.join_code):
             return
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,

@@ -33,7 +33,7 @@ from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store import keys
+from parlour.store.meta import MatchMeta
 from parlour.store.ticketstore import TicketStore, now_ms
 
 log = logging.getLogger("parlour.gateway.matchmaker")
@@ -77,9 +77,10 @@ def seat_slots(ticket: dict) -> list[tuple[str, int]]:
 class Matcher:
     """One gateway's matching passes and match creation."""
 
-    def __init__(self, tickets: TicketStore, router: Router, settings: Matchmaking,
-                 own_address) -> None:
+    def __init__(self, tickets: TicketStore, meta: MatchMeta, router: Router,
+                 settings: Matchmaking, own_address) -> None:
         self.tickets = tickets
+        self.meta = meta
         self.router = router
         self.settings = settings
         #: () -> "host:port" of this gateway, for the bots it starts.
@@ -136,15 +137,15 @@ class Matcher:
         for match, bots in await self.tickets.claim_bots(until, 4):
             if match in self.bots:  # ours, still running (a late renewal): keep them
                 continue
-            code, status = await self.tickets.redis.hmget(keys.meta(match), "code", "status")
-            if code is None or status == b"finished" or not bots or \
+            code = await self.meta.open_code(match)
+            if code is None or not bots or \
                     bots.get("n", 0) >= MOST_RESTARTS:
                 await self.tickets.drop_bots(match)
                 continue
             bots["n"] = bots.get("n", 0) + 1
             await self.tickets.lease_bots(match, bots, until)
             log.info("restarting a matchmade match's bots", extra={"match": match})
-            self.spawn_bots(match, bots["seats"], code.decode())
+            self.spawn_bots(match, bots["seats"], code)
 
     async def run_passes(self) -> int:
         """One pass over every listed pool; returns the matches made."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings
+from parlour.store.meta import CLOCK_FIELDS
 
 #: Tests only: a file holding milliseconds added to the wall clock, so a test drives a
 #: 3-day correspondence clock in seconds (tests/test_correspondence_clocks.py).
@@ -54,7 +55,6 @@ def now_ms() -> int:
 
 
 #: The match metadata fields the policy is read from.
-META_FIELDS = ("turn_timer_ms", "time_bank_ms", "time_bank_increment_ms")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +66,10 @@ class ClockPolicy:
     increment_ms: int = 0
 
     @classmethod
-    def from_meta(cls, values) -> ClockPolicy:
-        """From the metadata values of META_FIELDS, in order (missing: 0)."""
-        budget, bank, increment = (int(v or 0) for v in values)
-        return cls(budget, bank, increment)
-
-    @classmethod
     def of(cls, meta: Mapping[str, str]) -> ClockPolicy:
-        """From a metadata mapping."""
-        return cls.from_meta(meta.get(name) for name in META_FIELDS)
+        """From a metadata mapping (store/meta.CLOCK_FIELDS; missing: 0)."""
+        budget, bank, increment = (int(meta.get(name) or 0) for name in CLOCK_FIELDS)
+        return cls(budget, bank, increment)
 
     @property
     def banked(self) -> bool:

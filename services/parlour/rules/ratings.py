@@ -24,7 +24,6 @@ from parlour.engine.game import Game, Outcome
 from parlour.engine.text import bot_name
 from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
-from parlour.store import keys
 from parlour.store.ratingstore import RatingStore, Recorded, Standing, Update
 
 log = logging.getLogger("parlour.rules.ratings")
@@ -189,11 +188,7 @@ class Ratings:
     async def _finished(self, match: str):
         """(variant, Sides, members of each side as (seat, record key, name), private) of a
         finished rated match, else why not ('gone', 'unfinished', 'unrated')."""
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.hmget(keys.state(match), ["o", "p"])
-        pipe.hgetall(keys.meta(match))
-        (packed, progress_bytes), raw_meta = await pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items() if not k.startswith(b"t:")}
+        packed, progress_bytes, meta = await self.store.finished_facts(match)
         if progress_bytes is None or "seats" not in meta:
             return "gone"
         progress = pb.MatchProgress.FromString(progress_bytes)
