@@ -31,8 +31,7 @@ from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings, load
 from parlour.store.connection import UNREACHABLE
-from parlour.store.notices import NoticePrefs
-from parlour.store.outbox import NoticeQueue, OutboxStore
+from parlour.store.outbox import NoticeQueue
 
 log = logging.getLogger("parlour.notify")
 MAX_ATTEMPTS = 12
@@ -77,8 +76,8 @@ class Notifier:
         self.queue = queue
         self.settings = settings
         self.http = httpx.AsyncClient(timeout=settings.notify_post_timeout_seconds)
-        self.outbox = Outbox(OutboxStore(queue.redis))
-        self.prefs = NoticePrefs(queue.redis)
+        self.outbox = Outbox(queue.outbox)
+        self.prefs = queue.prefs
 
     async def run(self) -> None:
         """Send, retry and sweep until cancelled."""

@@ -10,6 +10,7 @@ from importlib import resources
 from redis.exceptions import ResponseError
 
 from parlour.store import connection, keys
+from parlour.store.notices import NoticePrefs
 
 #: The outbox stream every notifier reads (consumer group GROUP).
 STREAM = "parlour:notify:outbox"
@@ -61,6 +62,9 @@ class NoticeQueue:
     def __init__(self, client, name: str) -> None:
         self.redis = client
         self.name = name
+        #: The outbox writes of the notifiers' sweep, and the preferences they honour.
+        self.outbox = OutboxStore(client)
+        self.prefs = NoticePrefs(client)
 
     @classmethod
     def from_url(cls, url: str, name: str) -> NoticeQueue:
