@@ -23,6 +23,7 @@ from parlour.gateway.routing import Router
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchStore
 
 #: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
@@ -140,24 +141,24 @@ class Viewer:
 
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
     """The caller's seat from its token (None: spectator), checked against the metadata."""
-    rules = int(meta.get("rules") or 1)  # 1: a match stored before versions were recorded
+    rules = int(meta.get(field.RULES) or 1)  # 1: a match stored before versions were recorded
     if token is not None:
         held = tokens.held_seat(meta, token) if token else None
         if held is None:
             raise unauthenticated(
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
-        version = int(meta.get("sv", 0))
-        return Viewer(match, meta["game"], int(held[1]), held[0], version, rules)
+        version = int(meta.get(field.SEAT_VERSION, 0))
+        return Viewer(match, meta[field.GAME], int(held[1]), held[0], version, rules)
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
-    if meta.get("spectators") != "1":
+    if meta.get(field.SPECTATORS) != "1":
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
             "SPECTATORS_NOT_ALLOWED",
             "this match does not allow spectators",
         )
-    return Viewer(match, meta["game"], None, rules=rules)
+    return Viewer(match, meta[field.GAME], None, rules=rules)
 
 
 class Edge:
@@ -212,7 +213,7 @@ class Edge:
         viewer = resolve_viewer(match, meta, token, seated)
         who = identity.current()
         if who is not None and viewer.seat is not None:
-            if meta.get(f"proof:{who.key}") != str(viewer.seat):
+            if meta.get(field.proof_of(who.key)) != str(viewer.seat):
                 raise ServiceError(
                     grpc.StatusCode.PERMISSION_DENIED,
                     "SEAT_NOT_YOURS",

@@ -33,6 +33,7 @@ from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2 as rules
+from parlour.store import meta as field
 from parlour.store.meta import MatchMeta
 from parlour.store.ticketstore import TicketStore, now_ms
 
@@ -178,16 +179,16 @@ class Matcher:
         if ticket.get("o"):
             request.options.ParseFromString(base64.b64decode(ticket["o"]))
         meta = creation_meta(game, request, match, seed)
-        meta.pop("listed", None)  # never in the lobby: its seats belong to the tickets
+        meta.pop(field.LISTED, None)  # never in the lobby: its seats belong to the tickets
         # admission as a private table's, to the group's members (and the bots' join
         # code), but not private in the records: invite "2" (store/keys.meta)
-        meta["invite"] = "2"
-        meta.update({f"inv:{proof}": "1" for proof in group_proofs(ticket)})
+        meta[field.INVITE] = "2"
+        meta.update({field.invited(proof): "1" for proof in group_proofs(ticket)})
         code = secrets.token_urlsafe(18)
         if ticket["b"]:
-            meta["code"] = code
+            meta[field.CODE] = code
         if not rated:
-            meta["unrated"] = "1"
+            meta[field.UNRATED] = "1"
         create = rules.CreateMatchRequest(match_id=match, options=request.options,
                                           seats=seats, seed=seed, meta=meta)
         try:

@@ -18,6 +18,7 @@ import logging
 
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings
+from parlour.store import meta as field
 from parlour.store.outbox import OutboxStore
 
 log = logging.getLogger("parlour.notify")
@@ -35,12 +36,12 @@ class OutboxSettings(Settings):
 def seat_facts(meta: dict[bytes, bytes], seat: int) -> tuple[str, str] | None:
     """(player, display name) of a person's seat; None for a free seat, a bot or a seat the
     platform plays."""
-    if f"token:{seat}".encode() not in meta:
+    if field.token(seat).encode() not in meta:
         return None
-    record = meta.get(f"rk:{seat}".encode(), b"").decode()
-    if record.startswith("bot:") or meta.get(f"bot:{seat}".encode()):
+    record = meta.get(field.record(seat).encode(), b"").decode()
+    if record.startswith("bot:") or meta.get(field.platform(seat).encode()):
         return None
-    name = meta.get(f"name:{seat}".encode(), b"").decode()
+    name = meta.get(field.name(seat).encode(), b"").decode()
     return (f"players/{record}" if record else "", name)
 
 
@@ -51,7 +52,7 @@ def notice(kind: str, match: str, meta: dict, seat: int, progress: pb.MatchProgr
         "id": key,
         "type": kind,
         "match": f"matches/{match}",
-        "game": meta.get(b"game", b"").decode(),
+        "game": meta.get(field.GAME.encode(), b"").decode(),
         "seat": seat,
         "player": person[0],
         "display_name": person[1],
@@ -92,7 +93,7 @@ class Outbox:
         meta = await self.store.meta(match)
         if not meta:
             return 0
-        seats = int(meta.get(b"seats", b"0"))
+        seats = int(meta.get(field.SEATS.encode(), b"0"))
         wanted: dict[str, tuple[str, int]] = {}
         if progress.HasField("outcome"):
             for seat in range(seats):
@@ -112,12 +113,12 @@ class Outbox:
             for seat in asked.awaiting:
                 wanted[f"undo_asked:{seat}:{asked.undoes}"] = ("undo_asked", seat)
         written = 0
-        for field, (kind, seat) in wanted.items():
+        for entry, (kind, seat) in wanted.items():
             person = seat_facts(meta, seat)
             if person is None:
                 continue
-            key = f"{match}:{field}"
-            if not await self.store.first_time(match, field, key):
+            key = f"{match}:{entry}"
+            if not await self.store.first_time(match, entry, key):
                 continue
             body = notice(kind, match, meta, seat, progress, key, person)
             await self.store.append(json.dumps(body))

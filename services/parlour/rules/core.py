@@ -27,6 +27,7 @@ from parlour.rules.clocks import ClockPolicy, now_ms
 from parlour.rules.ratings import Ratings
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.matchstore import (
     CommitConflict,
     MatchFinished,
@@ -266,7 +267,7 @@ class RulesCore:
         """Set up and store a match's initial state."""
         if not request.match_id:
             raise invalid_argument("match_id", "match_id is required")
-        rules = int(request.meta.get("rules") or self.game.rules_version)
+        rules = int(request.meta.get(field.RULES) or self.game.rules_version)
         g = self.rules_at(rules)
         if not g.min_seats <= request.seats <= g.max_seats:
             raise invalid_argument(

@@ -9,15 +9,26 @@ from importlib import resources
 
 from parlour.store import keys
 
-GAME, SEATS, STATUS, RULES, SPECTATORS = "game", "seats", "status", "rules", "spectators"
+GAME, SEATS, STATUS, SPECTATORS = "game", "seats", "status", "spectators"
+#: The rules version the match is played under now, and the one it was created under.
+RULES, RULES_CREATED = "rules", "rules_created"
 #: The seat version: up by one each time a seat token is revoked (seat.lua).
 SEAT_VERSION = "sv"
 #: The fingerprint of the CreateMatch request that made the match.
 FINGERPRINT = "fp"
-CODE, INVITE, LISTED = "code", "invite", "listed"
+#: "1": a private table; "2": a match matchmaking made (not private in the records).
+INVITE = "invite"
+#: The join code; the lobby member while the match is listed; "1" when not rated.
+CODE, LISTED, UNRATED = "code", "listed", "unrated"
+#: The seed audit: commitment, salt, seed (secret until the end, or for good).
+COMMITMENT, SALT, SEED, SECRET_AFTER_END = "commitment", "salt", "seed", "secret_after_end"
+ALLOW_UNDO, UNDO_AGREEMENT = "allow_undo", "undo_agreement"
 ABANDON_AFTER, ON_ABANDON = "abandon_after", "on_abandon"
 #: The turn-timer options: budget, time bank, bank increment (ms; missing: 0).
-CLOCK_FIELDS = ("turn_timer_ms", "time_bank_ms", "time_bank_increment_ms")
+TURN_TIMER, TIME_BANK = "turn_timer_ms", "time_bank_ms"
+TIME_BANK_INCREMENT = "time_bank_increment_ms"
+CLOCK_FIELDS = (TURN_TIMER, TIME_BANK, TIME_BANK_INCREMENT)
+#: STATUS of a finished match.
 FINISHED = "finished"
 
 
