@@ -159,8 +159,9 @@ def seat_refused(refused: SeatRefused, name: str, wanted: int) -> ServiceError:
     if why == Refusal.NO_SUCH_SEAT:
         return invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
     if why in (Refusal.SEAT_TAKEN, Refusal.MATCH_FULL):
+        reason = "SEAT_TAKEN" if why == Refusal.SEAT_TAKEN else "MATCH_FULL"
         return ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION, why.name, why.name.replace("_", " ").lower()
+            grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
         )
     if why == Refusal.REQUEST_REUSED:
         return request_id_reused()
