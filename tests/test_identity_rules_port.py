@@ -31,7 +31,7 @@ async def test_an_act_without_a_seat_token_hash_is_refused_on_both_act_calls(
     commits."""
     meta = {"game": "tinycards", "seats": "2"}
     await rules.CreateMatch(pb.CreateMatchRequest(match_id=match_id, seats=2, seed=3, meta=meta))
-    assert (await store.take_seat(match_id, 0, "held", "p0", "", "f"))[0] == 0
+    assert (await store.take_seat(match_id, 0, "held", "p0", "", "f")).seat == 0
     listed = await rules.ListActions(pb.ListActionsRequest(match_id=match_id, seat=0))
     bare = pb.ActRequest(match_id=match_id, seat=0, action=listed.actions[0], request_id="r")
     with pytest.raises(grpc.aio.AioRpcError) as refused:

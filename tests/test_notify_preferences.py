@@ -12,7 +12,7 @@ from identity_helpers import identity_stack, metadata
 
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
-from parlour.notify.notifier import prefs_key
+from parlour.store.notices import prefs_key
 from stack import running_stack
 
 

@@ -22,9 +22,10 @@ from parlour.client import GatewayClient
 from parlour.engine.registry import get_game
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.launcher import LocalStack
-from parlour.notify.notifier import prefs_key, sign, verify
+from parlour.notify.notifier import sign, verify
 from parlour.rules.clocks import CLOCK_FILE_ENV
 from parlour.store import keys
+from parlour.store.notices import prefs_key
 
 SECRET = "whsec-test-0123456789"
 HOUR = 3_600_000

@@ -39,7 +39,7 @@ async def play(core: RulesCore, store, options, seats: int, seed: int, players: 
     for seat, player in enumerate(players):
         taken = await store.take_seat(match, seat, f"h{seat}", f"P{seat}", "", "f",
                                       record=player)
-        assert taken[0] == seat
+        assert taken.seat == seat
     rng = Rng.from_seed(seed)
     progress = (await core.current(match)).progress
     step = 0

@@ -49,9 +49,8 @@ async def create(rules, store, match_id, seats=2, seed=3):
         pb.CreateMatchRequest(match_id=match_id, seats=seats, seed=seed, meta=meta)
     )
     for seat in range(seats):
-        assert (await store.take_seat(match_id, seat, token_hash(seat), f"p{seat}", "", "f"))[
-            0
-        ] == seat
+        taken = await store.take_seat(match_id, seat, token_hash(seat), f"p{seat}", "", "f")
+        assert taken.seat == seat
     return response.progress
 
 
@@ -269,7 +268,7 @@ async def test_issue22_commit_checks_the_seat_token_and_answers_the_events(rules
     events as the stream holds them."""
     meta = {"game": "tinycards", "seats": "2"}
     await rules.CreateMatch(pb.CreateMatchRequest(match_id=match_id, seats=2, seed=3, meta=meta))
-    assert (await store.take_seat(match_id, 0, "held", "p0", "", "f"))[0] == 0
+    assert (await store.take_seat(match_id, 0, "held", "p0", "", "f")).seat == 0
     action = await first_legal(rules, match_id, 0)
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await rules.Act(

@@ -23,8 +23,8 @@ from parlour.gateway.routing import Router
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchStore
-from parlour.store.ratingstore import RatingStore
 
 #: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
 MAX_TYPE_URL = 256
@@ -141,24 +141,24 @@ class Viewer:
 
 def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: bool) -> Viewer:
     """The caller's seat from its token (None: spectator), checked against the metadata."""
-    rules = int(meta.get("rules") or 1)  # 1: a match stored before versions were recorded
+    rules = int(meta.get(field.RULES) or 1)  # 1: a match stored before versions were recorded
     if token is not None:
         held = tokens.held_seat(meta, token) if token else None
         if held is None:
             raise unauthenticated(
                 "INVALID_SEAT_TOKEN", "the seat token is not valid for this match"
             )
-        version = int(meta.get("sv", 0))
-        return Viewer(match, meta["game"], int(held[1]), held[0], version, rules)
+        version = int(meta.get(field.SEAT_VERSION, 0))
+        return Viewer(match, meta[field.GAME], int(held[1]), held[0], version, rules)
     if seated:
         raise unauthenticated("MISSING_SEAT_TOKEN", "send 'authorization: Bearer <seat token>'")
-    if meta.get("spectators") != "1":
+    if meta.get(field.SPECTATORS) != "1":
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
             "SPECTATORS_NOT_ALLOWED",
             "this match does not allow spectators",
         )
-    return Viewer(match, meta["game"], None, rules=rules)
+    return Viewer(match, meta[field.GAME], None, rules=rules)
 
 
 class Edge:
@@ -191,7 +191,7 @@ class Edge:
         self.trusted_proxies = trusted_proxies
         #: Subjects whose bot seats count toward their strategy's record (issue 36).
         self.bot_runners = bot_runners
-        self.ratings = RatingStore(store.redis)
+        self.ratings = store.ratings()
 
     def scope(self, context) -> str:
         """Whom the call's request ids and quotas count against (see scope)."""
@@ -213,7 +213,7 @@ class Edge:
         viewer = resolve_viewer(match, meta, token, seated)
         who = identity.current()
         if who is not None and viewer.seat is not None:
-            if meta.get(f"proof:{who.key}") != str(viewer.seat):
+            if meta.get(field.proof_of(who.key)) != str(viewer.seat):
                 raise ServiceError(
                     grpc.StatusCode.PERMISSION_DENIED,
                     "SEAT_NOT_YOURS",
@@ -225,14 +225,11 @@ class Edge:
         """Resolve match and seat token; spectators only where allowed."""
         match = match_id_of(match_name)
         token = self.seat_token(context)
-        fields = ["game", "spectators", "sv", "rules"]
-        fields += [f"t:{stored}" for stored in tokens.stored_hashes(token)] if token else []
+        hashes = tokens.stored_hashes(token) if token else []
         who = identity.current()
-        fields += [f"proof:{who.key}"] if who is not None and token else []
-        values = await self.store.redis.hmget(keys.meta(match), fields)
-        if values[0] is None:
+        meta = await self.store.meta.viewer(match, hashes, who.key if who and token else None)
+        if meta is None:
             raise not_found("match", match_name)
-        meta = {k: v.decode() for k, v in zip(fields, values, strict=True) if v is not None}
         viewer = self.resolve(match, meta, token, seated)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         return viewer

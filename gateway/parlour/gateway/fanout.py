@@ -508,21 +508,16 @@ class EventHub:
     async def _listen_forever(self) -> None:
         channel = keys.GATEWAY_CHANNEL + self.gateway_id
         while not self.closing:
-            pubsub = self.store.redis.pubsub()
             try:
-                await pubsub.subscribe(channel)
-                for match in list(self.feeds):
-                    self.notified(match)
-                while not self.closing:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
-                    if message is not None and message["type"] == "message":
-                        self.notified(message["data"].decode())
+                async with self.store.subscribed(channel) as notices:
+                    for match in list(self.feeds):
+                        self.notified(match)
+                    while not self.closing:
+                        if (match := await notices.next(0.5)) is not None:
+                            self.notified(match)
             except Exception as error:  # noqa: BLE001 - resubscribe; every feed then re-reads
                 log.warning("commit notices failed", extra={"error": str(error)})
                 await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
 
     def notified(self, match: str) -> None:
         """A commit this gateway did not make: read the feed's new events (one read at a

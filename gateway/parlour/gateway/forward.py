@@ -18,7 +18,6 @@ from parlour.gateway.routing import RULES_VERSION_UNAVAILABLE
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store import keys
 from parlour.store.matchstore import StoredEvent
 
 
@@ -86,7 +85,7 @@ class ForwardCalls(Edge):
         except ServiceError as error:
             if error.reason != RULES_VERSION_UNAVAILABLE:
                 raise
-            now = int(await self.store.redis.hget(keys.meta(viewer.match), "rules") or 1)
+            now = await self.store.meta.rules_version(viewer.match)
             if now == viewer.rules:
                 raise
             viewer.rules = now

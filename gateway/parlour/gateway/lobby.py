@@ -16,7 +16,6 @@ from collections.abc import Container
 
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import invalid_argument
-from parlour.store import keys
 from parlour.store.matchstore import MatchStore
 
 PAGE_SIZE = 20
@@ -55,12 +54,7 @@ class Lobby:
     async def add(self, game: str, listed: str) -> None:
         """List a match by its member (idempotent); the rules service unlists it when it
         finishes (MatchStore.unlist)."""
-        pipe = self.store.redis.pipeline(transaction=False)
-        for key in (keys.lobby(), keys.lobby(game)):
-            pipe.zadd(key, {listed: 0})
-        await pipe.execute()
-        await self.store.barrier(keys.lobby(game))
-        await self.store.barrier(keys.lobby())
+        await self.store.lobby.add(game, listed)
 
     async def page(
         self, game: str, statuses: Container[int], size: int, token: str, resource
@@ -68,14 +62,10 @@ class Lobby:
         """Up to `size` listed matches after the token (of `game`, in `statuses` unless
         empty), and the token of the next page ('' at the end). `resource(match, meta,
         progress)` builds a Match."""
-        key = keys.lobby(game)
         last = decode_token(token) if token else ""
         found: list[gw.Match] = []
         for _ in range(ROUNDS):
-            low = f"({last}" if last else "-"
-            members = [
-                m.decode() for m in await self.store.redis.zrangebylex(key, low, "+", 0, BATCH)
-            ]
+            members = await self.store.lobby.after(game, last, BATCH)
             if not members:
                 return found, ""
             stored = await self.store.metas_and_progress([m.partition(":")[2] for m in members])
@@ -89,13 +79,9 @@ class Lobby:
                 if match.allow_spectators and (not statuses or match.status in statuses):
                     found.append(match)
                     if len(found) == size:
-                        await self._drop(key, gone)
+                        await self.store.lobby.drop(game, gone)
                         return found, encode_token(last)
-            await self._drop(key, gone)
+            await self.store.lobby.drop(game, gone)
             if len(members) < BATCH:
                 return found, ""
         return found, encode_token(last)
-
-    async def _drop(self, key: str, members: list[str]) -> None:
-        if members:
-            await self.store.redis.zrem(key, *members)

@@ -50,15 +50,15 @@ class LobbyCalls(MatchCalls):
         info = await self.router.describe(game)
         rid = request.request_id
         pick = keys.lobby_pick(f"{self.scope(context)}|{rid}") if rid else ""
-        if pick and (earlier := await self.store.redis.get(pick)):
-            match, _, created = earlier.decode().partition("|")
-            return await self.join_listed(match, request, context, created == "1")
+        if pick and (earlier := await self.store.lobby.picked(pick)):
+            match, created = earlier
+            return await self.join_listed(match, request, context, created)
         waiting, _ = await self.lobby.page(
             game, {gw.MATCH_STATUS_WAITING}, PAGE_SIZE, "", match_resource
         )
         for candidate in waiting:
             match = match_id_of(candidate.name)
-            if pick and not await self.store.redis.set(pick, f"{match}|0", nx=True, ex=3600):
+            if pick and not await self.store.lobby.pick(pick, match, False):
                 return await self.join_or_create(request, context)
             try:
                 return await self.join_listed(match, request, context, False)
@@ -66,7 +66,7 @@ class LobbyCalls(MatchCalls):
                 if error.reason not in ("MATCH_FULL", "SEAT_TAKEN"):
                     raise
                 if pick:
-                    await self.store.redis.delete(pick)
+                    await self.store.lobby.unpick(pick)
         create = gw.CreateMatchRequest(
             game=game,
             seats=request.seats or info.min_seats,
@@ -75,7 +75,7 @@ class LobbyCalls(MatchCalls):
         )
         created = await self.create_match(create, context)
         match = match_id_of(created.match.name)
-        if pick and not await self.store.redis.set(pick, f"{match}|1", nx=True, ex=3600):
+        if pick and not await self.store.lobby.pick(pick, match, True):
             return await self.join_or_create(request, context)
         if pick:
             await self.store.barrier(pick)

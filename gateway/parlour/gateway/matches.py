@@ -24,8 +24,9 @@ from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchNotFound
+from parlour.store.seating import Refusal, SeatRefused
 
 #: Largest serialized game Options accepted by CreateMatch.
 MAX_OPTIONS_BYTES = 16 * 1024
@@ -67,12 +68,12 @@ def invitation_meta(request: gw.CreateMatchRequest, who: identity.Identity | Non
             "IDENTITY_NOT_ENABLED",
             "inviting subjects needs identity on the gateway",
         )
-    meta = {"invite": "1"}
+    meta = {field.INVITE: "1"}
     if invitation.join_code:
-        meta["code"] = secrets.token_urlsafe(9)
+        meta[field.CODE] = secrets.token_urlsafe(9)
     invited = [identity.subject_key(s) for s in invitation.subjects]
     invited += [who.key] if who is not None else []
-    meta.update({f"inv:{key}": "1" for key in invited})
+    meta.update({field.invited(key): "1" for key in invited})
     return meta
 
 
@@ -90,64 +91,93 @@ def creation_meta(game: str, request: gw.CreateMatchRequest, match: str, seed: i
     salt = audit.new_salt()
     life = request.lifecycle
     meta = {
-        "game": game,
-        "seats": str(request.seats),
-        "spectators": str(int(request.allow_spectators)),
-        "fp": creation_fingerprint(game, request),
-        "salt": salt.hex(),
-        "seed": str(seed),
-        "commitment": audit.commitment(seed, salt).hex(),
+        field.GAME: game,
+        field.SEATS: str(request.seats),
+        field.SPECTATORS: str(int(request.allow_spectators)),
+        field.FINGERPRINT: creation_fingerprint(game, request),
+        field.SALT: salt.hex(),
+        field.SEED: str(seed),
+        field.COMMITMENT: audit.commitment(seed, salt).hex(),
     }
     lifecycle = {
-        "secret_after_end": str(int(life.secret_after_end)),
-        "turn_timer_ms": str(life.turn_timer_ms),
-        "allow_undo": str(int(life.allow_undo)),
-        "undo_agreement": str(int(life.undo_needs_agreement)),
-        "time_bank_ms": str(life.time_bank_ms),
-        "time_bank_increment_ms": str(life.time_bank_increment_ms),
-        "abandon_after": str(life.abandon_after_timeouts),
-        "on_abandon": "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "",
+        field.SECRET_AFTER_END: str(int(life.secret_after_end)),
+        field.TURN_TIMER: str(life.turn_timer_ms),
+        field.ALLOW_UNDO: str(int(life.allow_undo)),
+        field.UNDO_AGREEMENT: str(int(life.undo_needs_agreement)),
+        field.TIME_BANK: str(life.time_bank_ms),
+        field.TIME_BANK_INCREMENT: str(life.time_bank_increment_ms),
+        field.ABANDON_AFTER: str(life.abandon_after_timeouts),
+        field.ON_ABANDON: "end" if life.on_abandon == gw.ABANDON_POLICY_END_MATCH else "",
     }
     # an option left at its default is not stored (its readers take it as absent: 0, off,
     # 'platform'); a correspondence clock's fields are stored as they are
     meta |= {name: value for name, value in lifecycle.items() if value not in ("0", "")}
     meta |= correspondence.meta(life)
     if request.allow_spectators and not request.HasField("invitation"):
-        meta["listed"] = lobby_member(time.time_ns() // 1_000_000, match)
+        meta[field.LISTED] = lobby_member(time.time_ns() // 1_000_000, match)
     return meta
 
 
 def match_resource(match: str, meta: dict[str, str], progress_bytes: bytes) -> gw.Match:
     """The Match resource from metadata and stored progress."""
     progress = public.progress(progress_bytes)
-    seats = int(meta["seats"])
+    seats = int(meta[field.SEATS])
     resource = gw.Match(
         name=f"matches/{match}",
-        game=meta["game"],
-        allow_spectators=meta.get("spectators") == "1",
+        game=meta[field.GAME],
+        allow_spectators=meta.get(field.SPECTATORS) == "1",
         progress=progress,
-        rated=meta.get("unrated") != "1",
-        rules_version=int(meta.get("rules") or 1),
+        rated=meta.get(field.UNRATED) != "1",
+        rules_version=int(meta.get(field.RULES) or 1),
         max_pause_days=correspondence.pause_days(meta),
     )
     for seat in range(seats):
         resource.seats.add(
             seat=seat,
-            occupied=f"token:{seat}" in meta,
-            display_name=meta.get(f"name:{seat}", ""),
+            occupied=field.token(seat) in meta,
+            display_name=meta.get(field.name(seat), ""),
         )
-    if "commitment" in meta:
-        resource.audit.commitment = bytes.fromhex(meta["commitment"])
+    if field.COMMITMENT in meta:
+        resource.audit.commitment = bytes.fromhex(meta[field.COMMITMENT])
     if progress.HasField("outcome"):
         resource.status = gw.MATCH_STATUS_FINISHED
-        if "seed" in meta and meta.get("secret_after_end") != "1":
-            resource.audit.seed = int(meta["seed"])
-            resource.audit.salt = bytes.fromhex(meta["salt"])
+        if field.SEED in meta and meta.get(field.SECRET_AFTER_END) != "1":
+            resource.audit.seed = int(meta[field.SEED])
+            resource.audit.salt = bytes.fromhex(meta[field.SALT])
     elif all(s.occupied for s in resource.seats):
         resource.status = gw.MATCH_STATUS_ACTIVE
     else:
         resource.status = gw.MATCH_STATUS_WAITING
     return resource
+
+
+def seat_refused(refused: SeatRefused, name: str, wanted: int) -> ServiceError:
+    """JoinMatch's status and reason for a seat not taken (match `name`, seat `wanted`)."""
+    why, seat = refused.refusal, refused.seat
+    if why == Refusal.NO_MATCH:
+        return not_found("match", name)
+    if why == Refusal.ALREADY_SEATED:
+        return ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "ALREADY_SEATED",
+            f"you hold seat {seat} here; join without a seat to re-open it",
+            metadata={"seat": str(seat)},
+        )
+    if why == Refusal.NO_SUCH_SEAT:
+        return invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
+    if why in (Refusal.SEAT_TAKEN, Refusal.MATCH_FULL):
+        reason = "SEAT_TAKEN" if why == Refusal.SEAT_TAKEN else "MATCH_FULL"
+        return ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
+        )
+    if why == Refusal.REQUEST_REUSED:
+        return request_id_reused()
+    return ServiceError(
+        grpc.StatusCode.ALREADY_EXISTS,
+        "ALREADY_JOINED",
+        f"this request id already took seat {seat}; its token is only in that answer",
+        metadata={"seat": str(seat)},
+    )
 
 
 class MatchCalls(Edge):
@@ -193,10 +223,10 @@ class MatchCalls(Edge):
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         meta = creation_meta(game, request, match, seed) | invitation
         if request.HasField("rated") and not request.rated:
-            meta["unrated"] = "1"
+            meta[field.UNRATED] = "1"
         newest = self.router.routes[game].versions()
         if newest is not None:  # else the replica records its own newest
-            meta["rules"] = str(newest.newest)
+            meta[field.RULES] = str(newest.newest)
         create = rules.CreateMatchRequest(
             match_id=match, options=request.options, seats=request.seats, seed=seed, meta=meta
         )
@@ -210,13 +240,13 @@ class MatchCalls(Edge):
         except ServiceError as error:
             if error.code != grpc.StatusCode.ALREADY_EXISTS:
                 raise
-            if await self.store.redis.hget(keys.meta(match), "fp") != meta["fp"].encode():
+            if await self.store.meta.fingerprint(match) != meta[field.FINGERPRINT]:
                 raise request_id_reused() from None
         meta, progress = await self.meta_and_progress(match)
-        if "listed" in meta and not public.progress(progress).HasField("outcome"):
-            await self.lobby.add(game, meta["listed"])
+        if field.LISTED in meta and not public.progress(progress).HasField("outcome"):
+            await self.lobby.add(game, meta[field.LISTED])
         return gw.CreateMatchResponse(
-            match=match_resource(match, meta, progress), join_code=meta.get("code", "")
+            match=match_resource(match, meta, progress), join_code=meta.get(field.CODE, "")
         )
 
     @guarded
@@ -235,70 +265,39 @@ class MatchCalls(Edge):
         token = tokens.new_token()
         wanted = request.seat if request.HasField("seat") else -1
         request_id = f"{self.scope(context)}|{request.request_id}" if request.request_id else ""
-        reply = await self.store.take_seat(
-            match,
-            wanted,
-            tokens.token_hash(token),
-            request.display_name,
-            hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
-            hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
-            proof,
-            record_key(request, who, self.bot_runners),
-        )
-        seat = reply[0]
-        if seat == -4:
-            raise not_found("match", request.match)
-        if seat == -7:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "ALREADY_SEATED",
-                f"you hold seat {reply[1]} here; join without a seat to re-open it",
-                metadata={"seat": str(reply[1])},
+        try:
+            taken = await self.store.take_seat(
+                match,
+                wanted,
+                tokens.token_hash(token),
+                request.display_name,
+                hashlib.sha256(request_id.encode()).hexdigest()[:32] if request_id else "",
+                hashlib.sha256(f"{wanted}|{request.display_name}".encode()).hexdigest()[:32],
+                proof,
+                record_key(request, who, self.bot_runners),
             )
-        if seat == -1:
-            raise invalid_argument("seat", f"seat {wanted} is not in this match", "NO_SUCH_SEAT")
-        if seat in (-2, -3):
-            reason = "SEAT_TAKEN" if seat == -2 else "MATCH_FULL"
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION, reason, reason.replace("_", " ").lower()
-            )
-        if seat == -5:
-            raise request_id_reused()
-        if seat == -6:
-            raise ServiceError(
-                grpc.StatusCode.ALREADY_EXISTS,
-                "ALREADY_JOINED",
-                f"this request id already took seat {reply[1]}; its token is only in that answer",
-                metadata={"seat": str(reply[1])},
-            )
-        reopened = len(reply) > 1
+        except SeatRefused as refused:
+            raise seat_refused(refused, request.match, wanted) from None
+        seat, reopened = taken.seat, taken.reopened
         if reopened:
-            self.revocations.revoke(reply[2])
+            self.revocations.revoke(taken.revoked)
         if who is not None:
             await self.store.note_mine(who.key, match, time.time_ns() // 1_000_000)
         meta, progress = await self.meta_and_progress(match)
         if NOTIFY.notify_outbox and not reopened:
-            await Outbox(self.store.redis).seated(match, progress)
+            await Outbox(self.store.outbox).seated(match, progress)
         return gw.JoinMatchResponse(
             match=match_resource(match, meta, progress),
             seat=seat,
             seat_token=token,
             reopened=reopened,
-            player=f"players/{meta[f'rk:{seat}']}" if meta.get(f"rk:{seat}") else "",
+            player=f"players/{meta[field.record(seat)]}" if meta.get(field.record(seat)) else "",
         )
 
     async def check_invited(self, match: str, request, proof: str) -> None:
         """A private table admits its seated (re-opening), its invited subjects and the
         holders of its join code; NOT_FOUND for a match that is not there."""
-        fields = ["invite", "code"] + ([f"proof:{proof}", f"inv:{proof}"] if proof else [])
-        values = await self.store.redis.hmget(keys.meta(match), fields)
-        found = dict(zip(fields, values, strict=True))
-        if found["invite"] is None:
-            return
-        if proof and (found[f"proof:{proof}"] or found[f"inv:{proof}"]):
-            return
-        code = found["code"]
-        if code is not None and secrets.compare_digest(code, request.join_code.encode()):
+        if await self.store.meta.admits(match, proof, request.join_code):
             return
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
@@ -315,7 +314,7 @@ class MatchCalls(Edge):
                 meta, progress = await self.store.meta_and_progress(match)
             except MatchNotFound:
                 meta, progress = {}, None
-            seat = meta.get(f"proof:{who.key}")
+            seat = meta.get(field.proof_of(who.key))
             if progress is None or seat is None:
                 gone.append(match)
                 continue

@@ -33,7 +33,8 @@ from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store import keys
+from parlour.store import meta as field
+from parlour.store.meta import MatchMeta
 from parlour.store.ticketstore import TicketStore, now_ms
 
 log = logging.getLogger("parlour.gateway.matchmaker")
@@ -77,9 +78,10 @@ def seat_slots(ticket: dict) -> list[tuple[str, int]]:
 class Matcher:
     """One gateway's matching passes and match creation."""
 
-    def __init__(self, tickets: TicketStore, router: Router, settings: Matchmaking,
-                 own_address) -> None:
+    def __init__(self, tickets: TicketStore, meta: MatchMeta, router: Router,
+                 settings: Matchmaking, own_address) -> None:
         self.tickets = tickets
+        self.meta = meta
         self.router = router
         self.settings = settings
         #: () -> "host:port" of this gateway, for the bots it starts.
@@ -136,15 +138,15 @@ class Matcher:
         for match, bots in await self.tickets.claim_bots(until, 4):
             if match in self.bots:  # ours, still running (a late renewal): keep them
                 continue
-            code, status = await self.tickets.redis.hmget(keys.meta(match), "code", "status")
-            if code is None or status == b"finished" or not bots or \
+            code = await self.meta.open_code(match)
+            if code is None or not bots or \
                     bots.get("n", 0) >= MOST_RESTARTS:
                 await self.tickets.drop_bots(match)
                 continue
             bots["n"] = bots.get("n", 0) + 1
             await self.tickets.lease_bots(match, bots, until)
             log.info("restarting a matchmade match's bots", extra={"match": match})
-            self.spawn_bots(match, bots["seats"], code.decode())
+            self.spawn_bots(match, bots["seats"], code)
 
     async def run_passes(self) -> int:
         """One pass over every listed pool; returns the matches made."""
@@ -177,16 +179,16 @@ class Matcher:
         if ticket.get("o"):
             request.options.ParseFromString(base64.b64decode(ticket["o"]))
         meta = creation_meta(game, request, match, seed)
-        meta.pop("listed", None)  # never in the lobby: its seats belong to the tickets
+        meta.pop(field.LISTED, None)  # never in the lobby: its seats belong to the tickets
         # admission as a private table's, to the group's members (and the bots' join
         # code), but not private in the records: invite "2" (store/keys.meta)
-        meta["invite"] = "2"
-        meta.update({f"inv:{proof}": "1" for proof in group_proofs(ticket)})
+        meta[field.INVITE] = "2"
+        meta.update({field.invited(proof): "1" for proof in group_proofs(ticket)})
         code = secrets.token_urlsafe(18)
         if ticket["b"]:
-            meta["code"] = code
+            meta[field.CODE] = code
         if not rated:
-            meta["unrated"] = "1"
+            meta[field.UNRATED] = "1"
         create = rules.CreateMatchRequest(match_id=match, options=request.options,
                                           seats=seats, seed=seed, meta=meta)
         try:

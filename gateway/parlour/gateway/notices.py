@@ -6,7 +6,6 @@ from __future__ import annotations
 from parlour.gateway import identity
 from parlour.gateway.edge import Edge
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.notify.notifier import prefs_key
 from parlour.rpc.errors import guarded
 
 
@@ -23,8 +22,8 @@ class NoticeCalls(Edge):
     """The caller's notification preferences."""
 
     async def preferences(self, player: str) -> gw.NotificationPreferences:
-        muted = await self.store.redis.smembers(prefs_key(player))
-        return gw.NotificationPreferences(muted=sorted(kind_of(w.decode()) for w in muted))
+        muted = await self.store.prefs.muted(player)
+        return gw.NotificationPreferences(muted=sorted(kind_of(w) for w in muted))
 
     @guarded
     async def GetNotificationPreferences(self, request, context):
@@ -34,11 +33,5 @@ class NoticeCalls(Edge):
     @guarded
     async def SetNotificationPreferences(self, request, context):
         who = identity.required("SetNotificationPreferences")
-        key = prefs_key(who.key)
-        muted = {kind_word(k) for k in request.preferences.muted}
-        async with self.store.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(key)
-            if muted:
-                pipe.sadd(key, *muted)
-            await pipe.execute()
+        await self.store.prefs.mute(who.key, {kind_word(k) for k in request.preferences.muted})
         return await self.preferences(who.key)

@@ -67,20 +67,15 @@ class Revocations:
 
     async def _listen_forever(self) -> None:
         while not self._closing:
-            pubsub = self.store.redis.pubsub()
             try:
-                await pubsub.subscribe(keys.REVOKED)
-                await self._recheck()
-                while not self._closing:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5)
-                    if message is not None and message["type"] == "message":
-                        self.revoke(message["data"].decode())
+                async with self.store.subscribed(keys.REVOKED) as revocations:
+                    await self._recheck()
+                    while not self._closing:
+                        if (token_hash := await revocations.next(0.5)) is not None:
+                            self.revoke(token_hash)
             except Exception as error:  # noqa: BLE001 - resubscribe; the re-check covers the gap
                 log.warning("revocation listener failed", extra={"error": str(error)})
                 await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
 
     async def _recheck(self) -> None:
         """Revoke watched tokens that Redis no longer knows."""

@@ -37,7 +37,8 @@ from parlour.gateway.records import name_key
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, unavailable
 from parlour.store.ratingstore import Standing
-from parlour.store.ticketstore import TicketStore, now_ms
+from parlour.store.seating import SeatRefused
+from parlour.store.ticketstore import now_ms
 
 TICKET = re.compile(r"tickets/([a-z0-9-]{1,64})/([a-z0-9_-]{1,64})/([0-9a-f]{16}|-)/([rf])/"
                     r"([0-9a-f]{32})")
@@ -67,8 +68,10 @@ class TicketCalls(Edge):
     def __init__(self, *args, matchmaking: Matchmaking | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.matchmaking = matchmaking or Matchmaking()
-        self.tickets = TicketStore(self.store.redis)
-        self.matcher = Matcher(self.tickets, self.router, self.matchmaking, lambda: "")
+        self.tickets = self.store.tickets()
+        self.matcher = Matcher(
+            self.tickets, self.store.meta, self.router, self.matchmaking, lambda: ""
+        )
         #: Set by a drain: every ticket stream here ends UNAVAILABLE SERVER_DRAINING, to be
         #: re-opened by name on another gateway (the ticket keeps its grace meanwhile).
         self.tickets_draining = False
@@ -258,13 +261,14 @@ class TicketCalls(Edge):
             owner = subjects[k] if isinstance(subjects, list) else subjects * (k == 0)
             token = tokens.new_token()
             seat = seats[(ticket_id, k)]
-            taken = await self.store.take_seat(
-                match, seat, tokens.token_hash(token), display, "", "", proof, record)
-            if taken[0] < 0:
+            try:
+                taken = await self.store.take_seat(
+                    match, seat, tokens.token_hash(token), display, "", "", proof, record)
+            except SeatRefused:
                 raise ServiceError(grpc.StatusCode.INTERNAL, "SEATING_FAILED",
-                                   f"seat {seat} of matches/{match} could not be taken")
-            if len(taken) > 1:
-                self.revocations.revoke(taken[2])
+                                   f"seat {seat} of matches/{match} could not be taken") from None
+            if taken.reopened:
+                self.revocations.revoke(taken.revoked)
             if owner:
                 await self.store.note_mine(owner, match, now_ms())
             reply.seats.add(seat=seat, seat_token=token, display_name=display)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from parlour.store import meta as field
+
 HEADER = "authorization"
 SCHEME = "bearer "
 #: Every token starts with this, so none starts with "-" (a command line would read it as an
@@ -34,7 +36,7 @@ def held_seat(meta: dict[str, str], token: str) -> tuple[str, str] | None:
     """(the stored hash, the seat) `token` holds in a match's meta fields `t:<hash>`, or None.
     The stored hash is what the seat's later checks (commit, leave, revocation) must name."""
     for stored in stored_hashes(token):
-        seat = meta.get(f"t:{stored}")
+        seat = meta.get(field.holder(stored))
         if seat is not None:
             return stored, seat
     return None

@@ -24,24 +24,17 @@ import time
 from typing import Annotated
 
 import httpx
-import redis.asyncio as aioredis
-import redis.exceptions
 from pydantic import Field
 
 from parlour.clock import now_ms
-from parlour.notify.outbox import GROUP, KINDS, STREAM, Outbox
+from parlour.notify.outbox import KINDS, Outbox
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings, load
-from parlour.store import keys
+from parlour.store.connection import UNREACHABLE
+from parlour.store.outbox import NoticeQueue
 
 log = logging.getLogger("parlour.notify")
-DEAD = "parlour:notify:dead"
 MAX_ATTEMPTS = 12
-
-
-def prefs_key(player: str) -> str:
-    """Set of the notice kinds a person turned OFF (player: 'players/<record key>')."""
-    return f"parlour:notify-prefs:{player.removeprefix('players/')}"
 
 
 class NotifierSettings(Settings):
@@ -79,23 +72,16 @@ def verify(secret: str, header: str, body: bytes, tolerance: float = 300.0) -> b
 class Notifier:
     """One consumer of the outbox group."""
 
-    def __init__(self, redis, settings: NotifierSettings, name: str | None = None) -> None:
-        self.redis = redis
+    def __init__(self, queue: NoticeQueue, settings: NotifierSettings) -> None:
+        self.queue = queue
         self.settings = settings
-        self.name = name or f"notifier-{os.getpid()}"
         self.http = httpx.AsyncClient(timeout=settings.notify_post_timeout_seconds)
-        self.outbox = Outbox(redis)
-
-    async def ensure_group(self) -> None:
-        try:
-            await self.redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
-        except redis.exceptions.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        self.outbox = Outbox(queue.outbox)
+        self.prefs = queue.prefs
 
     async def run(self) -> None:
         """Send, retry and sweep until cancelled."""
-        await self.ensure_group()
+        await self.queue.ensure_group()
         swept = 0.0
         while True:
             try:
@@ -103,12 +89,9 @@ class Notifier:
                 if time.monotonic() - swept >= self.settings.notify_sweep_seconds:
                     await self.sweep()
                     swept = time.monotonic()
-                got = await self.redis.xreadgroup(GROUP, self.name, {STREAM: ">"}, count=16,
-                                                  block=500)
-                for _, entries in got or []:
-                    for entry_id, fields in entries:
-                        await self.deliver(entry_id, fields, attempt=1)
-            except (redis.exceptions.ConnectionError, OSError):
+                for entry_id, fields in await self.queue.read(16, 500):
+                    await self.deliver(entry_id, fields, attempt=1)
+            except (*UNREACHABLE, OSError):
                 log.exception("notifier: Redis away")
                 await asyncio.sleep(1)
 
@@ -120,14 +103,12 @@ class Notifier:
 
     async def retry_due(self) -> None:
         """Claim and re-send the pending notices whose backoff passed (any consumer's)."""
-        pending = await self.redis.xpending_range(STREAM, GROUP, "-", "+", 64)
-        for item in pending:
+        for item in await self.queue.pending(64):
             deliveries = item["times_delivered"]
             if item["time_since_delivered"] < self.backoff(deliveries) * 1000:
                 continue
-            claimed = await self.redis.xclaim(
-                STREAM, GROUP, self.name, int(self.backoff(deliveries) * 1000),
-                [item["message_id"]],
+            claimed = await self.queue.claim(
+                int(self.backoff(deliveries) * 1000), item["message_id"]
             )
             for entry_id, fields in claimed:
                 if fields:
@@ -138,17 +119,14 @@ class Notifier:
         body = fields[b"n"]
         notice = json.loads(body)
         if await self.opted_out(notice) or await self.post(notice["id"], body):
-            await self.redis.xack(STREAM, GROUP, entry_id)
+            await self.queue.ack(entry_id)
         elif attempt >= MAX_ATTEMPTS:
-            await self.redis.xadd(DEAD, {"n": body}, maxlen=10_000, approximate=True)
-            await self.redis.xack(STREAM, GROUP, entry_id)
+            await self.queue.bury(entry_id, body)
             log.warning("notice given up", extra={"id": notice["id"]})
 
     async def opted_out(self, notice: dict) -> bool:
         player = notice.get("player", "")
-        return bool(player) and bool(
-            await self.redis.sismember(prefs_key(player), notice["type"])
-        )
+        return bool(player) and await self.prefs.is_muted(player, notice["type"])
 
     async def post(self, key: str, body: bytes) -> bool:
         """Whether the receiver took the notice (any 2xx)."""
@@ -169,24 +147,20 @@ class Notifier:
     async def sweep(self) -> None:
         """Re-read every timed match: notices a commit did not write, and clock_low."""
         low = int(self.settings.notify_clock_low_hours * 3_600_000)
-        async for timers in self.redis.scan_iter(match=keys.timers("*")):
-            async for member, _ in self.redis.zscan_iter(timers):
-                match = member.decode()
-                raw = await self.redis.hget(keys.state(match), "p")
-                if raw:
-                    progress = pb.MatchProgress.FromString(raw)
-                    await self.outbox.changed(match, progress, low, now_ms())
+        async for match, raw in self.queue.timed_progress():
+            progress = pb.MatchProgress.FromString(raw)
+            await self.outbox.changed(match, progress, low, now_ms())
 
 
 async def serve(settings: NotifierSettings) -> None:
     """One notifier until cancelled."""
-    client = aioredis.from_url(settings.redis_url)
-    notifier = Notifier(client, settings)
+    queue = NoticeQueue.from_url(settings.redis_url, f"notifier-{os.getpid()}")
+    notifier = Notifier(queue, settings)
     try:
         await notifier.run()
     finally:
         await notifier.http.aclose()
-        await client.aclose()
+        await queue.close()
 
 
 def main() -> None:

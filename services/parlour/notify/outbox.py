@@ -1,10 +1,11 @@
-"""The notification outbox: what a match change means for each seat, written to a Redis stream.
+"""The notification outbox: what a match change means for each seat, written to a Redis stream
+(parlour.store.outbox).
 
 After each commit a rules replica (with PARLOUR_NOTIFY_OUTBOX on) calls `changed` with the
 committed progress, and a gateway after each seat taken; the notifiers' sweep calls it again
 for every timed match, so a replica dying between its commit and this write loses nothing.
-Each notice is written once: a per-match hash remembers which were written (HSETNX), and
-its field is the notice's idempotency key.
+Each notice is written once: a per-match hash remembers which were written (store/notice.lua),
+and its field is the notice's idempotency key.
 
 Only public facts go into a notice: the match, its game, the seat, whose turn it is, the
 deadline and the outcome (the same as any spectator's progress).
@@ -17,16 +18,12 @@ import logging
 
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings
-from parlour.store import keys
+from parlour.store import meta as field
+from parlour.store.outbox import OutboxStore
 
 log = logging.getLogger("parlour.notify")
-#: The outbox stream every notifier reads (consumer group GROUP).
-STREAM = "parlour:notify:outbox"
-GROUP = "notifiers"
 #: The kinds of notice, as in NotificationEvent and the webhook's "type".
 KINDS = ("your_turn", "match_finished", "undo_asked", "clock_low")
-#: The stream is trimmed (approximately) beyond this many notices.
-MAXLEN = 100_000
 
 
 class OutboxSettings(Settings):
@@ -36,21 +33,15 @@ class OutboxSettings(Settings):
     notify_outbox: bool = False
 
 
-def notified(match: str) -> str:
-    """Hash of the notices written for a match: field <kind>:<seat>[:<turn>] -> idempotency
-    key, `turn:<seat>` and `v`; it expires with the match's metadata."""
-    return keys.notified(match)
-
-
 def seat_facts(meta: dict[bytes, bytes], seat: int) -> tuple[str, str] | None:
     """(player, display name) of a person's seat; None for a free seat, a bot or a seat the
     platform plays."""
-    if f"token:{seat}".encode() not in meta:
+    if field.token(seat).encode() not in meta:
         return None
-    record = meta.get(f"rk:{seat}".encode(), b"").decode()
-    if record.startswith("bot:") or meta.get(f"bot:{seat}".encode()):
+    record = meta.get(field.record(seat).encode(), b"").decode()
+    if record.startswith("bot:") or meta.get(field.platform(seat).encode()):
         return None
-    name = meta.get(f"name:{seat}".encode(), b"").decode()
+    name = meta.get(field.name(seat).encode(), b"").decode()
     return (f"players/{record}" if record else "", name)
 
 
@@ -61,7 +52,7 @@ def notice(kind: str, match: str, meta: dict, seat: int, progress: pb.MatchProgr
         "id": key,
         "type": kind,
         "match": f"matches/{match}",
-        "game": meta.get(b"game", b"").decode(),
+        "game": meta.get(field.GAME.encode(), b"").decode(),
         "seat": seat,
         "player": person[0],
         "display_name": person[1],
@@ -83,8 +74,8 @@ def notice(kind: str, match: str, meta: dict, seat: int, progress: pb.MatchProgr
 class Outbox:
     """Writes a match's notices to the outbox stream, each once."""
 
-    def __init__(self, redis) -> None:
-        self.redis = redis
+    def __init__(self, store: OutboxStore) -> None:
+        self.store = store
 
     async def seated(self, match: str, progress_bytes: bytes) -> None:
         """A seat was taken (the gateway's JoinMatch): the notices of the match as it stands
@@ -99,15 +90,16 @@ class Outbox:
                       clock_low_before_ms: int = 0, now_ms: int = 0) -> int:
         """Write the notices `progress` calls for (clock_low too when `clock_low_before_ms`,
         never for a seat away at `now_ms`); returns how many were new."""
-        meta = await self.redis.hgetall(keys.meta(match))
+        meta = await self.store.meta(match)
         if not meta:
             return 0
-        seats = int(meta.get(b"seats", b"0"))
+        seats = int(meta.get(field.SEATS.encode(), b"0"))
         wanted: dict[str, tuple[str, int]] = {}
         if progress.HasField("outcome"):
             for seat in range(seats):
                 wanted[f"match_finished:{seat}"] = ("match_finished", seat)
-        turns = await self._turns(match, progress, seats)
+        pending = sorted({d.seat for d in progress.pending})
+        turns = await self.store.turns(match, progress.version, seats, pending)
         away = {p.seat for p in progress.away if p.until_unix_ms > now_ms}
         for decision in progress.pending:
             if decision.seat not in turns:
@@ -123,50 +115,14 @@ class Outbox:
             for seat in asked.awaiting:
                 wanted[f"undo_asked:{seat}:{asked.undoes}"] = ("undo_asked", seat)
         written = 0
-        for field, (kind, seat) in wanted.items():
+        for entry, (kind, seat) in wanted.items():
             person = seat_facts(meta, seat)
             if person is None:
                 continue
-            key = f"{match}:{field}"
-            if not await self.redis.hsetnx(notified(match), field, key):
+            key = f"{match}:{entry}"
+            if not await self.store.first_time(match, entry, key):
                 continue
             body = notice(kind, match, meta, seat, progress, key, person)
-            await self.redis.xadd(STREAM, {"n": json.dumps(body)}, maxlen=MAXLEN,
-                                  approximate=True)
+            await self.store.append(json.dumps(body))
             written += 1
-        ttl = await self.redis.pttl(keys.meta(match))
-        if ttl > 0:
-            await self.redis.pexpire(notified(match), ttl)
         return written
-
-    async def _turns(self, match: str, progress: pb.MatchProgress, seats: int) -> dict:
-        """Each pending seat's turn: the version since which it has been pending (kept in the
-        notified hash, moved only forward by versions, so a late sweep changes nothing)."""
-        pending = sorted({d.seat for d in progress.pending})
-        raw = await self.redis.eval(
-            TURNS_LUA, 1, notified(match), progress.version, seats, *pending
-        )
-        return {int(seat): int(turn) for seat, turn in zip(raw[::2], raw[1::2], strict=True)}
-
-
-#: KEYS[1] the notified hash; ARGV: version, seat count, the pending seats. Returns
-#: [seat, turn, ...] for the pending seats (unchanged when the hash saw a newer version).
-TURNS_LUA = """
-local h, version, seats = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
-local seen = tonumber(redis.call('HGET', h, 'v') or '0')
-local pending = {}
-for i = 3, #ARGV do pending[tonumber(ARGV[i])] = true end
-if version >= seen then
-  redis.call('HSET', h, 'v', version)
-  for s = 0, seats - 1 do
-    if pending[s] then redis.call('HSETNX', h, 'turn:' .. s, version)
-    else redis.call('HDEL', h, 'turn:' .. s) end
-  end
-end
-local out = {}
-for i = 3, #ARGV do
-  local turn = redis.call('HGET', h, 'turn:' .. ARGV[i])
-  if turn then table.insert(out, ARGV[i]); table.insert(out, turn) end
-end
-return out
-"""

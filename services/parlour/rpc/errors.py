@@ -12,10 +12,9 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from parlour.rpc import context as request_context
+from parlour.store.connection import UNREACHABLE
 from parlour.store.replication import NotReplicated, demoted
 
 DOMAIN = "parlour"
@@ -178,7 +177,7 @@ def classify(error: BaseException) -> ServiceError:
             "NOT_REPLICATED",
             repr(error),
         )
-    if isinstance(error, RedisConnectionError | RedisTimeoutError | ConnectionError) or (
+    if isinstance(error, (*UNREACHABLE, ConnectionError)) or (
         closed_transport(error) or demoted(error)
     ):
         return unavailable("storage unavailable; retry", "STORAGE_UNAVAILABLE", repr(error))

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 # the rules' time is the platform's wall clock (parlour.clock), named here for the rules service
 from parlour.clock import CLOCK_FILE_ENV, now_ms  # noqa: F401
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store.meta import CLOCK_FIELDS
 
 #: The match metadata fields the policy is read from.
-META_FIELDS = ("turn_timer_ms", "time_bank_ms", "time_bank_increment_ms")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +39,10 @@ class ClockPolicy:
     increment_ms: int = 0
 
     @classmethod
-    def from_meta(cls, values) -> ClockPolicy:
-        """From the metadata values of META_FIELDS, in order (missing: 0)."""
-        budget, bank, increment = (int(v or 0) for v in values)
-        return cls(budget, bank, increment)
-
-    @classmethod
     def of(cls, meta: Mapping[str, str]) -> ClockPolicy:
-        """From a metadata mapping."""
-        return cls.from_meta(meta.get(name) for name in META_FIELDS)
+        """From a metadata mapping (store/meta.CLOCK_FIELDS; missing: 0)."""
+        budget, bank, increment = (int(meta.get(name) or 0) for name in CLOCK_FIELDS)
+        return cls(budget, bank, increment)
 
     @property
     def banked(self) -> bool:

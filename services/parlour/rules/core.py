@@ -27,6 +27,7 @@ from parlour.rules.clocks import ClockPolicy, now_ms
 from parlour.rules.ratings import Ratings
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.matchstore import (
     CommitConflict,
     MatchFinished,
@@ -35,7 +36,6 @@ from parlour.store.matchstore import (
     SeatRevoked,
     encode_visibility,
 )
-from parlour.store.ratingstore import RatingStore
 
 FINISHED = "finished"
 #: Bytes of the (seat, action) digest kept in a request record to spot a reused id.
@@ -168,8 +168,8 @@ def json_names(messages, descriptors) -> None:
     generated Python; clients building types from the files, e.g. protobuf-es, need it)."""
     for message in messages:
         descriptor = descriptors[message.name]
-        for field in message.field:
-            field.json_name = descriptor.fields_by_name[field.name].json_name
+        for proto_field in message.field:
+            proto_field.json_name = descriptor.fields_by_name[proto_field.name].json_name
         json_names(message.nested_type, descriptor.nested_types_by_name)
 
 
@@ -198,11 +198,9 @@ class RulesCore:
         self._commit_retries = metrics.COMMIT_RETRIES.labels(game.name)
         #: Told of each deadline this replica arms (the turn timers' wake-up).
         self.on_armed: Callable[[int], None] | None = None
-        self.ratings = Ratings(
-            game, RatingStore(store.redis, store.retention.finished_seconds, store.barrier)
-        )
+        self.ratings = Ratings(game, store.ratings())
         #: The notification outbox (issue 44), when PARLOUR_NOTIFY_OUTBOX is on.
-        self.outbox = Outbox(store.redis) if OutboxSettings().notify_outbox else None
+        self.outbox = Outbox(store.outbox) if OutboxSettings().notify_outbox else None
 
     def info(self) -> pb.GameInfo:
         """The game's declared facts."""
@@ -280,7 +278,7 @@ class RulesCore:
         """Set up and store a match's initial state."""
         if not request.match_id:
             raise invalid_argument("match_id", "match_id is required")
-        rules = int(request.meta.get("rules") or self.game.rules_version)
+        rules = int(request.meta.get(field.RULES) or self.game.rules_version)
         g = self.rules_at(rules)
         if not g.min_seats <= request.seats <= g.max_seats:
             raise invalid_argument(
@@ -634,15 +632,12 @@ class RulesCore:
         if match not in self._clocks:
             if len(self._clocks) >= self.cache.capacity:
                 self._clocks.clear()
-            values = await self.store.redis.hmget(keys.meta(match), clocks.META_FIELDS)
-            self._clocks[match] = ClockPolicy.from_meta(values)
+            self._clocks[match] = ClockPolicy(*await self.store.meta.clock_options(match))
         return self._clocks[match]
 
     async def platform_seats(self, match: str) -> frozenset[int]:
         """Seats that abandoned the match and that the platform now plays."""
-        seats = int(await self.store.redis.hget(keys.meta(match), "seats") or 0)
-        marks = await self.store.redis.hmget(keys.meta(match), [f"bot:{s}" for s in range(seats)])
-        return frozenset(s for s, mark in enumerate(marks) if mark) if seats else frozenset()
+        return await self.store.meta.platform_seats(match)
 
     async def end_abandoned(self, match: str, seat: int, version: int) -> None:
         """The host's policy: end the match at `version` because `seat` abandoned it."""

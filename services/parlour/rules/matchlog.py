@@ -12,6 +12,7 @@ from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules import records as records_of
 from parlour.rules.core import rules_unavailable
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchNotFound, MatchRecords, MatchStore, StoredEvent
 
 
@@ -22,10 +23,10 @@ def refuse(reason: str, message: str) -> ServiceError:
 
 def audit_of(meta: dict[str, str]) -> pb.SeedAudit:
     """The commitment, plus seed and salt unless the match keeps its secrets."""
-    audit = pb.SeedAudit(commitment=bytes.fromhex(meta["commitment"]))
-    if meta.get("secret_after_end") != "1":
-        audit.seed = int(meta["seed"])
-        audit.salt = bytes.fromhex(meta["salt"])
+    audit = pb.SeedAudit(commitment=bytes.fromhex(meta[field.COMMITMENT]))
+    if meta.get(field.SECRET_AFTER_END) != "1":
+        audit.seed = int(meta[field.SEED])
+        audit.salt = bytes.fromhex(meta[field.SALT])
     return audit
 
 
@@ -49,12 +50,12 @@ def verified(game: Game, records: MatchRecords, actions: list[pb.LoggedAction]) 
     options = game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
     stored = pb.MatchProgress.FromString(records.progress)
-    created = versions.stored(records.meta.get("rules_created"))
+    created = versions.stored(records.meta.get(field.RULES_CREATED))
     missing = versions.needed(game, created, actions)
     if missing:
         raise rules_unavailable(game.name, missing[0])
     try:
-        seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
+        seats, seed = int(records.meta[field.SEATS]), int(records.meta[field.SEED])
         replayed = replay(game, options, seats, seed, actions, created)
         url = records_of.type_url(game.event_type)
         logged = [log_event(e, url) for e in records.events]
@@ -78,19 +79,19 @@ async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogReques
         raise not_found("match", request.match_id) from None
     progress = pb.MatchProgress.FromString(records.progress)
     meta = records.meta
-    seats = int(meta["seats"])
+    seats = int(meta[field.SEATS])
     seat = request.seat if request.HasField("seat") else None
     if seat is not None and not 0 <= seat < seats:
         raise invalid_argument("seat", f"seat {seat} is not in this match", "NO_SUCH_SEAT")
     if not progress.HasField("outcome"):
         raise refuse("MATCH_NOT_FINISHED", "a match log is given once the match is over")
-    if request.reveal_all and meta.get("secret_after_end") == "1":
+    if request.reveal_all and meta.get(field.SECRET_AFTER_END) == "1":
         raise ServiceError(
             grpc.StatusCode.PERMISSION_DENIED,
             "REVEAL_NOT_ALLOWED",
             "this match keeps its secrets after the end",
         )
-    if "seed" not in meta or not records.options:
+    if field.SEED not in meta or not records.options:
         raise refuse("NO_MATCH_LOG", "this match was not created with a log")
     if len(records.events) != progress.last_sequence:
         raise refuse("LOG_TRIMMED", "the match's event stream was trimmed")
@@ -98,13 +99,13 @@ async def match_log(game: Game, store: MatchStore, request: pb.GetMatchLogReques
     verified(game, records, actions)
     event_url = records_of.type_url(game.event_type)
     log = pb.MatchLog(
-        game=meta["game"],
+        game=meta[field.GAME],
         seats=seats,
         options=any_pb2.Any.FromString(records.options),
         audit=audit_of(meta),
         outcome=progress.outcome,
         reveal_all=request.reveal_all,
-        rules_version=versions.stored(meta.get("rules_created")),
+        rules_version=versions.stored(meta.get(field.RULES_CREATED)),
     )
     if not request.reveal_all and seat is not None:
         log.seat = seat

@@ -24,7 +24,7 @@ from parlour.engine.game import Game, Outcome
 from parlour.engine.text import bot_name
 from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
-from parlour.store import keys
+from parlour.store import meta as field
 from parlour.store.ratingstore import RatingStore, Recorded, Standing, Update
 
 log = logging.getLogger("parlour.rules.ratings")
@@ -189,24 +189,20 @@ class Ratings:
     async def _finished(self, match: str):
         """(variant, Sides, members of each side as (seat, record key, name), private) of a
         finished rated match, else why not ('gone', 'unfinished', 'unrated')."""
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.hmget(keys.state(match), ["o", "p"])
-        pipe.hgetall(keys.meta(match))
-        (packed, progress_bytes), raw_meta = await pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw_meta.items() if not k.startswith(b"t:")}
-        if progress_bytes is None or "seats" not in meta:
+        packed, progress_bytes, meta = await self.store.finished_facts(match)
+        if progress_bytes is None or field.SEATS not in meta:
             return "gone"
         progress = pb.MatchProgress.FromString(progress_bytes)
         if not progress.HasField("outcome"):
             return "unfinished"
-        count = int(meta["seats"])
-        holders = [meta.get(f"rk:{s}", "") for s in range(count)]
-        names = [meta.get(f"name:{s}", "") for s in range(count)]
+        count = int(meta[field.SEATS])
+        holders = [meta.get(field.record(s), "") for s in range(count)]
+        names = [meta.get(field.name(s), "") for s in range(count)]
         options = self.game.options_type()
         if not packed or not any_pb2.Any.FromString(packed).Unpack(options):
             options = self.game.default_options(count)
         variant = self.game.rated_variant(options)
-        if meta.get("unrated") == "1" or variant is None or not any(holders):
+        if meta.get(field.UNRATED) == "1" or variant is None or not any(holders):
             return "unrated"
         result = Outcome(tuple(progress.outcome.scores), tuple(progress.outcome.winners))
         sides = self.game.rating_sides(options, result)
@@ -217,4 +213,4 @@ class Ratings:
              for m in side]
             for side in sides.sides
         ]
-        return variant, sides, members, meta.get("invite") == "1"
+        return variant, sides, members, meta.get(field.INVITE) == "1"

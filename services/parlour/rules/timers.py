@@ -17,7 +17,6 @@ from parlour.rules.clocks import earliest_deadline, now_ms
 from parlour.rules.core import RulesCore, pack
 from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
-from parlour.store import keys
 from parlour.store.keys import PLATFORM_REQUEST_PREFIX
 
 log = logging.getLogger("parlour.rules.timers")
@@ -116,19 +115,16 @@ class TurnTimers:
     async def abandons(self, match: str, seat: int) -> str:
         """'' if this timeout leaves the seat in play; else the policy it now falls under
         ('platform': played by the platform from now on, marked in the metadata; 'end')."""
-        redis = self.core.store.redis
-        limit, policy, marked = await redis.hmget(
-            keys.meta(match), "abandon_after", "on_abandon", f"bot:{seat}"
-        )
-        if not int(limit or 0) or marked:
+        store = self.core.store
+        limit, policy, marked = await store.meta.abandon_policy(match, seat)
+        if not limit or marked:
             return ""
-        tail = await redis.lrange(keys.actions(match), -STREAK_WINDOW, -1)
-        entries = read_actions(self.core.game, tail)
-        if abandon.streak(entries, seat) + 1 < int(limit):
+        entries = read_actions(self.core.game, await store.last_actions(match, STREAK_WINDOW))
+        if abandon.streak(entries, seat) + 1 < limit:
             return ""
-        if policy == b"end":
+        if policy == "end":
             return "end"
-        await redis.hset(keys.meta(match), f"bot:{seat}", "1")
+        await store.meta.play_for(match, seat)
         return "platform"
 
     async def fire(self, match: str, seen: int) -> int:

@@ -26,6 +26,7 @@ from parlour.rules.clocks import now_ms
 from parlour.rules.core import FINGERPRINT_BYTES, RulesCore, rules_unavailable
 from parlour.rules.records import read_actions
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchNotFound, MatchRecords
 
 
@@ -79,8 +80,8 @@ def _states(core: RulesCore, records: MatchRecords, actions: list) -> list[Messa
     stretch under its rules version."""
     options = core.game.options_type()
     any_pb2.Any.FromString(records.options).Unpack(options)
-    seats, seed = int(records.meta["seats"]), int(records.meta["seed"])
-    created = versions.stored(records.meta.get("rules_created"))
+    seats, seed = int(records.meta[field.SEATS]), int(records.meta[field.SEED])
+    created = versions.stored(records.meta.get(field.RULES_CREATED))
     try:
         return replay(core.game, options, seats, seed, actions, created).states
     except versions.UnservedVersion as missing:
@@ -102,7 +103,7 @@ async def _undo_locked(
     if earlier is not None:
         return earlier
     records, actions = await _records(core, match)
-    if records.meta.get("allow_undo") != "1":
+    if records.meta.get(field.ALLOW_UNDO) != "1":
         raise refused("UNDO_NOT_ALLOWED", "this match does not allow undo")
     entry = await core.current(match)
     _checked(entry, actions)
@@ -128,7 +129,7 @@ async def _undo_locked(
     awaiting = [s for s in range(seats) if s != request.seat and s not in platform]
     version = entry.version + 1
     logged = pb.LoggedAction(seat=request.seat, request_id=request.request_id, version=version)
-    if records.meta.get("undo_agreement") == "1" and awaiting:
+    if records.meta.get(field.UNDO_AGREEMENT) == "1" and awaiting:
         notice = UndoRequested(
             seat=request.seat, version=last.version, took_back=label, awaiting=awaiting
         )

@@ -22,10 +22,13 @@ from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from parlour.store import deadlines
 
 STANDALONE, CLUSTER, SENTINEL = "standalone", "cluster", "sentinel"
+#: What a command raises when Redis cannot be reached, or does not answer in time.
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ def meta(match: str) -> str:
     ticket member),
     sv (seat version: how many tokens were revoked; absent until one is), status,
     listed (its lobby member, while it is listed); audit: commitment, salt, seed (secret
-    until the end), secret_after_end."""
+    until the end), secret_after_end. The field names are in store/meta.py."""
     return f"parlour:{{{match}}}:meta"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass, field
@@ -12,7 +13,13 @@ import redis.asyncio as aioredis
 from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.exceptions import NoScriptError
 
-from parlour.store import connection, keys, packing
+from parlour.store import connection, keys, packing, seating
+from parlour.store.channels import Subscription, subscribed
+from parlour.store.lobby import LobbyStore
+from parlour.store.meta import MatchMeta
+from parlour.store.notices import NoticePrefs
+from parlour.store.outbox import OutboxStore
+from parlour.store.ratingstore import RatingStore
 from parlour.store.replication import (
     MARK,
     NotReplicated,
@@ -23,6 +30,7 @@ from parlour.store.replication import (
     on_one_connection,
 )
 from parlour.store.retention import Retention
+from parlour.store.ticketstore import TicketStore
 
 log = logging.getLogger("parlour.store")
 
@@ -186,6 +194,24 @@ class MatchStore:
         #: The loop of the running flusher (asking for the running loop is a getpid() on
         #: CPython 3.11).
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: The match's metadata hash, read by meaning (parlour.store.meta).
+        self.meta = MatchMeta(client)
+        self.lobby = LobbyStore(client, self.barrier)
+        self.prefs = NoticePrefs(client)
+        self.outbox = OutboxStore(client)
+
+    def ratings(self) -> RatingStore:
+        """The ratings on this store's connection (markers kept as long as finished matches;
+        applied updates wait for the replicas)."""
+        return RatingStore(self.redis, self.retention.finished_seconds, self.barrier)
+
+    def tickets(self) -> TicketStore:
+        """The matchmaking tickets on this store's connection."""
+        return TicketStore(self.redis)
+
+    def subscribed(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
+        """A subscription to a channel (keys.REVOKED, a gateway's commit notices)."""
+        return subscribed(self.redis, channel)
 
     @classmethod
     def from_url(cls, url: str, timeout: float = 5.0, **kwargs) -> MatchStore:
@@ -380,18 +406,16 @@ class MatchStore:
         fingerprint: str,
         proof: str = "",
         record: str = "",
-    ) -> list:
-        """Take a seat (-1: lowest free), or re-open the one `proof` took; returns [seat],
-        [seat, 1, revoked token hash] or a negative code (see seat.lua). `record`: the
-        record the seat counts toward (rk:<seat>)."""
+    ) -> seating.Taken:
+        """Take a seat (-1: lowest free), or re-open the one `proof` took (see seat.lua);
+        SeatRefused says why not. `record`: the record the seat counts toward (rk:<seat>)."""
         args = ["take", seat, token_hash, name, request_id, fingerprint, proof, keys.REVOKED,
                 record]
         reply = await self._seat(keys=[keys.meta(match)], args=args)
-        taken = [int(x) for x in reply[:2]] + [x.decode() for x in reply[2:]]
-        if taken[0] >= 0:
+        if int(reply[0]) >= 0:
             await self.keep(match)
         await self.barrier(keys.meta(match))
-        return taken
+        return seating.taken(reply)
 
     async def note_mine(self, subject_key: str, match: str, when_ms: int) -> None:
         """Remember a subject's match for ListMyMatches (kept as long as a finished match)."""
@@ -709,6 +733,10 @@ class MatchStore:
         """Move (or, with None, drop) a timer entry unless someone re-armed it meanwhile."""
         new = "" if deadline_ms is None else deadline_ms
         await self._settle(keys=[keys.timers(game)], args=[match, seen_ms, new])
+
+    async def last_actions(self, match: str, count: int) -> list[bytes]:
+        """The match's last `count` logged actions (LoggedAction bytes), oldest first."""
+        return await self.redis.lrange(keys.actions(match), -count, -1)
 
     async def stored_progress(self, match: str) -> bytes | None:
         """The MatchProgress bytes committed with the current state."""

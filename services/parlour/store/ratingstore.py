@@ -81,6 +81,16 @@ class Update:
 class RatingStore:
     """The ratings on one Redis client (standalone, Sentinel or Cluster)."""
 
+    async def finished_facts(self, match: str) -> tuple[bytes | None, bytes | None, dict]:
+        """(packed Options, MatchProgress bytes, metadata without token fields) of a match,
+        in one round trip (None, None, {} once it is gone)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(keys.state(match), ["o", "p"])
+        pipe.hgetall(keys.meta(match))
+        (packed, progress), raw = await pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"t:")}
+        return packed, progress, meta
+
     def __init__(
         self, client: aioredis.Redis, finished_retention: int = 0, barrier=None
     ) -> None:
