@@ -25,6 +25,7 @@ from parlour.rules.away import paused
 from parlour.rules.clocks import CLOCK_FILE_ENV
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
+from parlour.store.outbox import OutboxStore
 
 HOUR = 3_600_000
 DAY = 24 * HOUR
@@ -253,7 +254,7 @@ async def test_a_paused_clock_is_not_low_until_the_pause_ends(stack, clock):
         progress = rules.MatchProgress(version=3)
         progress.pending.add(seat=0, kind="turn", deadline_unix_ms=now + 3 * HOUR)
         progress.away.add(seat=0, until_unix_ms=now + 2 * HOUR, since_unix_ms=now)
-        outbox, low = Outbox(redis), 12 * HOUR
+        outbox, low = Outbox(OutboxStore(redis)), 12 * HOUR
         assert await outbox.changed(match, progress, low, now) == 1  # your_turn alone
         assert await outbox.changed(match, progress, low, now + 2 * HOUR + 1) == 1  # clock_low
         written = await redis.hkeys(keys.notified(match))
