@@ -264,12 +264,12 @@ class GatewayClient:
         )
         if seat is not None:
             request.seat = seat
-        for attempt in range(1, self.backoff.attempts + 1):
+        for attempt in range(1, max(self.backoff.attempts, 1) + 1):  # once with attempts=0
             try:
                 response = await self.stub.JoinMatch(request)
                 break
             except grpc.aio.AioRpcError as error:
-                if error.code().value[0] not in RETRY_CODES or attempt == self.backoff.attempts:
+                if error.code().value[0] not in RETRY_CODES or attempt >= self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(attempt))
         return Seat(self, match, response.seat, response.seat_token, response.player)
