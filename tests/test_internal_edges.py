@@ -176,6 +176,43 @@ async def test_play_with_a_malformed_credential_learns_unauthenticated_long(busy
     check_credentials(seen, 400)
 
 
+async def open_then_wait(stub, match: str, metadata) -> str:
+    """A careful raw client: writes `open`, then waits for the answer; the code grpc.aio
+    itself raised (no ServerStatus)."""
+
+    async def opening_only():
+        yield gw.PlayRequest(open=gw.OpenSession(match=match))
+        await asyncio.sleep(CALL_SECONDS)
+
+    try:
+        async with asyncio.timeout(CALL_SECONDS):
+            async for _ in stub.Play(opening_only(), metadata=metadata):
+                pass
+    except grpc.aio.AioRpcError as error:
+        return said(error)
+    return "OK "
+
+
+async def test_a_raw_play_writing_only_open_gets_unauthenticated_from_grpc_itself(busy):
+    """With identity on, the gateway refuses a malformed credential once the stream's first
+    message has arrived (as it does with identity off), so a raw client that writes `open`
+    and waits never has a write racing the refusal: grpc.aio raises UNAUTHENTICATED itself
+    (before: INTERNAL in 4 of 150)."""
+    seen: collections.Counter = collections.Counter()
+    provider = Provider()
+    try:
+        with LocalStack(["tinycards"], env=identity_env(provider)) as stack:
+            match = await new_match(stack.address, identity_token=provider.token("owner"))
+            async with GatewayClient(stack.address) as client:
+                for k in range(150):
+                    credential = list(MALFORMED.values())[k % len(MALFORMED)]
+                    metadata = (("authorization", credential),)
+                    seen[await open_then_wait(client.stub, match, metadata)] += 1
+    finally:
+        provider.close()
+    assert seen == {"UNAUTHENTICATED IDENTITY_MISSING": 150}, seen
+
+
 async def writing_play_raw(stub, seat: Seat, action, started: asyncio.Event) -> tuple[str, str]:
     """A raw Play writing actions until the stream ends (request ids never repeat)."""
 
