@@ -36,6 +36,8 @@ from parlour.launcher import LocalStack, free_port, wait_serving
 MALFORMED = {"basic": "Basic dXNlcjpwYXNz", "empty bearer": "Bearer "}
 #: An action to write (never read: the credential is refused first).
 ACTION = any_pb2.Any(type_url="type.googleapis.com/parlour.tinycards.v1.Action")
+#: The long variants' limit (pytest's default 300 s is too short for them).
+LONG_SECONDS = 1800
 #: Seconds any one call may take on a loaded machine before the test fails naming it.
 CALL_SECONDS = 60
 
@@ -171,6 +173,7 @@ async def test_play_with_a_malformed_credential_learns_unauthenticated(busy):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(LONG_SECONDS)
 async def test_play_with_a_malformed_credential_learns_unauthenticated_long(busy):
     seen = await credential_matrix(400)
     check_credentials(seen, 400)
@@ -299,5 +302,6 @@ async def test_play_at_a_gateway_sigterm_learns_unavailable(busy):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(LONG_SECONDS)
 async def test_play_at_a_gateway_sigterm_learns_unavailable_long(busy):
     check_sigterm(await sigterm_rounds(40))
