@@ -4,7 +4,9 @@ the final store: every acknowledged match and action stored exactly once, every 
 subscriber received and every resume point it was given still there, no INTERNAL.
 
 Clients do what a careful client does: retry UNAVAILABLE and DEADLINE_EXCEEDED with the
-same request id, and resume each seat's stream after the last sequence it received.
+same request id, and resume each seat's stream after the last sequence it received. Half
+the players act by unary SubmitAction, half on one Play session per seat (the SDK's,
+which reopens itself; an UNAVAILABLE ack or ending is retried with the same request id).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from parlour.client import GatewayClient
+from parlour.client.client import RETRY_CODES, Session
 from parlour.engine.rng import Rng
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rules.v1 import rules_pb2 as rules
@@ -127,48 +130,123 @@ async def follow(ledger: Ledger, seat, match: str) -> None:
             await asyncio.sleep(0.2)
 
 
+async def seated(ledger: Ledger, client: GatewayClient, seed: int, tag: str):
+    """A new match (its creation and joins retried with their request ids) and its seats."""
+    match = await retrying(
+        ledger,
+        lambda: client.create_match(GAME, 2, seed=seed, request_id=f"create-{tag}"),
+    )
+    ledger.created.add(match.name)
+    seats = [
+        await retrying(
+            ledger,
+            lambda i=i, name=match.name: client.join(
+                name, f"p{i}", seat=i, request_id=f"join-{tag}-{i}",
+                join_secret=f"join-secret-of-{tag}-{i}",
+            ),
+        )
+        for i in range(2)
+    ]  # fmt: skip
+    return match.name, seats
+
+
 async def play(ledger: Ledger, client: GatewayClient, seed: int, stop: asyncio.Event) -> None:
-    """Matches one after another until `stop`, every call retried with its request id."""
+    """Matches one after another until `stop`, every call retried with its request id; odd
+    seeds act on Play sessions, even ones by unary calls."""
     rng = Rng.from_seed(seed)
     for number in range(1_000_000):
         if stop.is_set():
             return
         tag = f"s{seed}n{number}"
-        match = await retrying(
-            ledger,
-            lambda tag=tag: client.create_match(GAME, 2, seed=seed, request_id=f"create-{tag}"),
-        )
-        ledger.created.add(match.name)
-        seats = [
-            await retrying(
-                ledger,
-                lambda i=i, tag=tag, name=match.name: client.join(
-                    name, f"p{i}", seat=i, request_id=f"join-{tag}-{i}",
-                    join_secret=f"join-secret-of-{tag}-{i}",
-                ),
-            )
-            for i in range(2)
-        ]  # fmt: skip
-        followers = [asyncio.create_task(follow(ledger, s, match.name)) for s in seats]
-        acked = ledger.acked.setdefault(match.name, [])
+        match, seats = await seated(ledger, client, seed, tag)
+        followers = [asyncio.create_task(follow(ledger, s, match)) for s in seats]
+        sessions = [Streamed(ledger, seat) for seat in seats] if seed % 2 else None
+        acked = ledger.acked.setdefault(match, [])
         progress = (await retrying(ledger, seats[0].get_view)).progress
         step = 0
         while not progress.HasField("outcome") and not stop.is_set():
-            player = seats[progress.pending[0].seat]
-            legal = (await retrying(ledger, player.actions)).actions
+            turn = progress.pending[0].seat
+            legal = (await retrying(ledger, seats[turn].actions)).actions
             action = legal[rng.below(len(legal))]
             rid = f"act-{tag}-{step}"
-            response = await retrying(
-                ledger, lambda p=player, a=action, r=rid: p.submit(a, request_id=r, timeout=30)
-            )
+            if sessions:
+                response = await sessions[turn].act(action, rid)
+            else:
+                response = await retrying(
+                    ledger,
+                    lambda p=seats[turn], a=action, r=rid: p.submit(a, request_id=r, timeout=30),
+                )
             acked.append(rid)
             progress = response.result.progress
             step += 1
             await asyncio.sleep(0.01)
+        for session in sessions or ():
+            session.close()
         if stop.is_set():
             for task in followers:
                 task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
+
+
+class Streamed:
+    """One seat's Play session (the SDK's), opened again when it gives up UNAVAILABLE; the
+    events it delivers are checked like the subscribers'."""
+
+    def __init__(self, ledger: Ledger, seat) -> None:
+        self.ledger = ledger
+        self.seat = seat
+        self.seen = ledger.seen.setdefault(seat.match, {})
+        self.session: Session = seat.session()
+
+    async def act(self, action, rid: str) -> gw.SubmitActionResponse:
+        """Send `action` with `rid` until acknowledged (an UNAVAILABLE ack or ending: again,
+        with the same request id)."""
+        deadline = time.monotonic() + PATIENCE
+        self.session.send(action, request_id=rid)
+        while True:
+            try:
+                message = await self.session.receive()
+            except (grpc.aio.AioRpcError, EOFError) as error:
+                code = error.code() if isinstance(error, grpc.aio.AioRpcError) else None
+                reason = reason_of(error) if code is not None else "EOF"
+                self.ledger.codes[f"play {code.name if code else 'ended'} {reason}"] += 1
+                if code not in RETRIED | {None} or time.monotonic() > deadline:
+                    raise
+                self.reopen()
+                self.session.send(action, request_id=rid)
+                continue
+            self.note(message)
+            if not message.HasField("ack") or message.ack.request_id != rid:
+                continue
+            ack = message.ack
+            if ack.code == 0:
+                return ack.response
+            self.ledger.codes[f"play ack {code_name(ack.code)} {ack.reason}"] += 1
+            if ack.code not in RETRY_CODES or time.monotonic() > deadline:
+                raise AssertionError(f"{rid} refused: {ack}")
+            await asyncio.sleep(0.2)
+            self.session.send(action, request_id=rid)
+
+    def note(self, message: gw.PlayResponse) -> None:
+        if message.HasField("event"):
+            event = message.event
+            self.seen[event.sequence] = (event.version, event.actor, event.text)
+        cursor = self.session.cursor
+        match = self.seat.match
+        self.ledger.resume_points[match] = max(self.ledger.resume_points.get(match, 0), cursor)
+
+    def reopen(self) -> None:
+        cursor = self.session.cursor
+        self.session.cancel()
+        self.session = self.seat.session(cursor)
+
+    def close(self) -> None:
+        self.session.cancel()
+
+
+def code_name(number: int) -> str:
+    """The name of a status code given by its number (an ack's code)."""
+    return next(code.name for code in grpc.StatusCode if code.value[0] == number)
 
 
 async def check(ledger: Ledger, store: MatchStore) -> Findings:

@@ -25,6 +25,9 @@ pytestmark = [
 GAME = "tinycards"
 #: Between fail-overs: this many actions acknowledged on the new primary.
 BETWEEN = 15
+#: The long runs' limit (fifty fail-overs took 12 min on a loaded 2-core machine; the
+#: default 300 s ended them half way).
+LONG_RUN_SECONDS = 3600
 
 
 def kind(round_: int, freeze_every: int) -> int:
@@ -110,6 +113,7 @@ async def test_cluster_failovers_lose_nothing_acknowledged():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(LONG_RUN_SECONDS)
 async def test_sentinel_fifty_failovers():
     """The long run: fifty fail-overs on Sentinel (every fifth a SIGSTOP)."""
     with LocalSentinel() as sentinel:
@@ -121,6 +125,7 @@ async def test_sentinel_fifty_failovers():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(LONG_RUN_SECONDS)
 async def test_cluster_fifty_failovers():
     """The long run on the Cluster: fifty fail-overs."""
     with LocalCluster(masters=3, replicas=1) as cluster:

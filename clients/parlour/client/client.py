@@ -28,6 +28,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from grpc_status import rpc_status
 
+from parlour.client.status import ServerStatus, is_lost
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.gateway.v1 import gateway_service_pb2_grpc as gw_grpc
 
@@ -38,9 +39,6 @@ RESUMABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
 RETRY_CODES = frozenset(
     code.value[0] for code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 )
-#: What gRPC reports, in place of the server's status, when a write meets a stream the
-#: server has just ended (the server's status is lost: grpc/grpc's aio `_write`).
-LOST_STATUS = "Internal error from Core"
 
 
 def rewound_to(error: grpc.aio.AioRpcError, cursor: int) -> int | None:
@@ -266,12 +264,12 @@ class GatewayClient:
         )
         if seat is not None:
             request.seat = seat
-        for attempt in range(1, self.backoff.attempts + 1):
+        for attempt in range(1, max(self.backoff.attempts, 1) + 1):  # once with attempts=0
             try:
                 response = await self.stub.JoinMatch(request)
                 break
             except grpc.aio.AioRpcError as error:
-                if error.code().value[0] not in RETRY_CODES or attempt == self.backoff.attempts:
+                if error.code().value[0] not in RETRY_CODES or attempt >= self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(attempt))
         return Seat(self, match, response.seat, response.seat_token, response.player)
@@ -549,14 +547,13 @@ class Session:
     On reopening it resumes events after the last sequence seen and sends again the
     actions not yet acknowledged, with their request ids, so each action is applied
     once and each ack and event is received once. Actions go out only once the server
-    has accepted the session (its `opened` message arrived): writing them while the
-    server refuses the open would make gRPC report its own INTERNAL error instead of
-    the server's status. The server can still end an open session while actions are
-    being written (a revoked token, a draining gateway), and gRPC then loses its status
-    the same way: the session reopens, and the server, refusing or accepting the open
-    before any action is written, says again what happened (`receive` raises that).
-    A refusal that may be retried (UNAVAILABLE, DEADLINE_EXCEEDED) is not final: the
-    ack to the same request id sent again is received too.
+    has accepted the session (its `opened` message arrived). The server can still end
+    the stream while a message is being written (a refused credential, a revoked token,
+    a draining gateway); grpc.aio then reports its own INTERNAL (LOST_STATUS) in place
+    of the server's status, and `receive` raises the server's status instead, which the
+    call's done callbacks saw (parlour.client.status). A refusal that may be retried
+    (UNAVAILABLE, DEADLINE_EXCEEDED) is not final: the ack to the same request id sent
+    again is received too.
     """
 
     def __init__(self, seat: Seat, after: int) -> None:
@@ -581,9 +578,10 @@ class Session:
             outbox.put_nowait(None)
         self._outbox = outbox
         self._accepted = asyncio.Event()
-        self.call = self.seat.client.stub.Play(
-            _Requests(opening, self._accepted, outbox), metadata=self.seat.metadata
-        )
+        requests = _Requests(opening, self._accepted, outbox)
+        self.call = self.seat.client.stub.Play(requests, metadata=self.seat.metadata)
+        self._status = ServerStatus(self.call)
+        self.call.add_done_callback(requests.stop)
 
     def send(self, action: any_pb2.Any | Message, request_id: str | None = None) -> str:
         """Queue an action; returns its request id (its ack carries the same id)."""
@@ -615,16 +613,20 @@ class Session:
         while True:
             try:
                 message = await self.call.read()
-            except grpc.aio.AioRpcError as error:
+            except grpc.aio.AioRpcError as raised:
+                error = await self._status.of(raised)
+                if error.code() == grpc.StatusCode.OK:
+                    raise EOFError("the Play stream ended") from None
                 self._failures += 1
                 if (last := rewound_to(error, self.cursor)) is not None:
                     log.warning("the match's history was rewound", extra={"match": self.seat.match})
                     self.cursor = last  # re-sync from the stored history
                     self._open()
                     continue
-                lost = error.code() == grpc.StatusCode.INTERNAL and error.details() == LOST_STATUS
+                # still LOST_STATUS: the server's status never came (the connection broke)
+                lost = is_lost(error.code(), error.details())
                 if not (lost or resumable(error)) or self._failures > backoff.attempts:
-                    raise
+                    raise error from None
                 await asyncio.sleep(backoff.delay(self._failures))
                 self._open()
                 continue
@@ -670,7 +672,8 @@ class Session:
 
 
 class _Requests:
-    """The open message, then (once the server accepted it) the queued actions until None.
+    """The open message, then (once the server accepted it) the queued actions until None
+    or the end of the call (`stop`, a done callback: nothing waits on an ended call).
 
     An iterator, not an async generator: grpc may drop it while it waits, and a dropped
     generator is closed by the event loop, which fails ("already running") mid-wait."""
@@ -679,6 +682,13 @@ class _Requests:
         self.opening: gw.PlayRequest | None = opening
         self.accepted = accepted
         self.outbox = outbox
+        self.ended = False
+
+    def stop(self, _call: object = None) -> None:
+        """The call has ended: stop at once (the actions stay unacked, for a reopening)."""
+        self.ended = True
+        self.accepted.set()
+        self.outbox.put_nowait(None)
 
     def __aiter__(self) -> _Requests:
         return self
@@ -689,6 +699,6 @@ class _Requests:
             return opening
         await self.accepted.wait()
         item = await self.outbox.get()
-        if item is None:
+        if item is None or self.ended:
             raise StopAsyncIteration
         return item

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import contextvars
 import functools
 import hashlib
@@ -263,8 +264,23 @@ def identified(servicer, verifier: Verifier, methods) -> object:
     return type("Identified", (), wrapped)()
 
 
+#: Seconds a refused client-streaming call (Play) waits for the client's first message
+#: before the refusal goes out (see `_first_message`).
+FIRST_MESSAGE_SECONDS = 1.0
+
+
+async def _first_message(requests) -> None:
+    """Let a refused stream's first message arrive (up to FIRST_MESSAGE_SECONDS): a client
+    still writing it when the refusal comes would get grpc.aio's own INTERNAL in place of
+    the refusal (grpc/grpc#36066; issue 40 item 4), as the gateway does once identity is
+    known (Play reads `open` before checking the seat token)."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(FIRST_MESSAGE_SECONDS):
+            await anext(requests, None)
+
+
 def _wrap(name: str, method, verifier: Verifier):
-    async def identify(context) -> None:
+    async def identify(request, context) -> None:
         """Note the verified caller, or end the call with the refusal."""
         try:
             token = tokens.token_from_metadata(context.invocation_metadata())
@@ -272,13 +288,15 @@ def _wrap(name: str, method, verifier: Verifier):
         except Exception as error:  # noqa: BLE001 - answered with its status
             refusal = refusal_of(error, name)
             request_context.note(reason=refusal.reason)
+            if hasattr(request, "__anext__"):  # the client streams its requests
+                await _first_message(request)
             await context.abort_with_status(refusal.grpc_status())
 
     if inspect.isasyncgenfunction(method):
 
         @functools.wraps(method)
         async def stream(request, context):
-            await identify(context)
+            await identify(request, context)
             async for item in method(request, context):
                 yield item
 
@@ -286,7 +304,7 @@ def _wrap(name: str, method, verifier: Verifier):
 
     @functools.wraps(method)
     async def unary(request, context):
-        await identify(context)
+        await identify(request, context)
         return await method(request, context)
 
     return staticmethod(unary)
