@@ -44,6 +44,12 @@ def test_public_protos_import_nothing_internal():
             )
 
 
+#: Internal fields only the store holds: `LoggedAction.request_id_hex` (an SDK request id as
+#: 16 bytes) is turned back into `request_id` by rules/records.py before a log leaves the
+#: rules service (tests/test_store_finished_bytes.py).
+STORED_ONLY = {("LoggedAction", "request_id_hex")}
+
+
 def layout(descriptor) -> list[tuple]:
     """What the wire and JSON forms of a message depend on, field by field."""
     return [(f.name, f.number, f.type, f.is_repeated) for f in descriptor.fields]
@@ -63,8 +69,11 @@ def layout(descriptor) -> list[tuple]:
     ],
 )
 def test_public_messages_keep_the_internal_wire_layout(name):
-    """Issue 11 item 1: the public copies convert by bytes, so every field must agree."""
-    assert layout(getattr(gw, name).DESCRIPTOR) == layout(getattr(rules, name).DESCRIPTOR)
+    """Issue 11 item 1: the public copies convert by bytes, so every field must agree (but
+    a stored-only field, which the store's readers clear before anything converts)."""
+    internal = [f for f in layout(getattr(rules, name).DESCRIPTOR)
+                if (name, f[0]) not in STORED_ONLY]
+    assert layout(getattr(gw, name).DESCRIPTOR) == internal
     progress = rules.MatchProgress(version=3, last_sequence=9)
     progress.pending.add(seat=1, kind="turn", deadline_unix_ms=7)
     progress.outcome.scores[:] = [4, 2]
