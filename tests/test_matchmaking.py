@@ -202,13 +202,13 @@ async def test_a_drain_ends_ticket_streams_to_be_reopened(redis_url):
         async with GatewayClient(address) as client:
             call = client.stub.FindMatch(gw.FindMatchRequest(game="tinycards"))
             first = await anext(aiter(call))
-            gateway.service.end_ticket_streams()
+            gateway.service.tickets.end_ticket_streams()
             with pytest.raises(grpc.aio.AioRpcError) as ended:
                 async for _ in call:
                     pass
             assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
             assert reason_of(ended.value) == "SERVER_DRAINING"
-            gateway.service.tickets_draining = False  # as if another gateway answered
+            gateway.service.tickets.tickets_draining = False  # as if another gateway answered
             other = await anext(find_match(client, ticket=first.ticket))
             assert other.state == gw.TICKET_STATE_SEARCHING and other.ticket == first.ticket
 

@@ -15,7 +15,8 @@
    Python of services/, gateway/ and clients/ outside services/parlour/store/ (tests left out).
 4. Gateway classes and methods serving the RPCs: the classes of parlour.gateway that
    subclass the generated `GatewayServiceServicer`, with their bases defined in the gateway
-   (the mixins); their methods, lines, and the `self.` attributes more than one of them uses.
+   (mixins) and the gateway classes they construct (the services they are composed of);
+   their methods, lines, and the `self.` attributes more than one of them uses.
 5. Import edges going up between the three source roots (services/ < gateway/ < clients/,
    docs/design.md "Layers"), from tools/import_graph.py's graph (function-local imports count).
 """
@@ -139,7 +140,8 @@ def redis_calls(files: list[Path]) -> Counter:
 
 
 def gateway_classes() -> dict[str, dict]:
-    """The RPC-serving classes of the gateway: name -> {methods, lines, attributes}."""
+    """The RPC-serving classes of the gateway (the servicer, its bases, the services it
+    constructs): name -> {methods, lines, attributes}."""
     classes: dict[str, tuple[ast.ClassDef, str]] = {}
     for path in sorted((ROOT / "gateway" / "parlour" / "gateway").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -152,6 +154,8 @@ def gateway_classes() -> dict[str, dict]:
                 for b in node.bases]
 
     serving = [n for n, (c, _) in classes.items() if "GatewayServiceServicer" in bases(c)]
+    serving += [n.func.id for name in serving for n in ast.walk(classes[name][0])
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
     seen: set[str] = set()
     while serving:
         name = serving.pop()

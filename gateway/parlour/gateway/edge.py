@@ -3,18 +3,21 @@ the verified subject too: identity.py), whose quota and request ids a call count
 (scope), what a request may carry (names, Any sizes, request ids), and the
 stream-revocation watch on a seat token.
 
-Every room of the gateway (service.py lists them) resolves its callers here first.
+Every service of the gateway (service.py lists them) resolves its callers here first
+(Callers); Edge holds the parts the services are made of.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import ipaddress
 import uuid
 
 import grpc
 
 from parlour.gateway import identity, tokens
+from parlour.gateway.config import Matchmaking
 from parlour.gateway.fanout import EventHub, Subscription
 from parlour.gateway.lobby import Lobby
 from parlour.gateway.quotas import Quotas
@@ -25,6 +28,7 @@ from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.store import keys
 from parlour.store import meta as field
 from parlour.store.matchstore import MatchStore
+from parlour.store.ratingstore import RatingStore
 
 #: Longest type URL accepted in an Any ("type.googleapis.com/" + a full message name).
 MAX_TYPE_URL = 256
@@ -161,37 +165,47 @@ def resolve_viewer(match: str, meta: dict[str, str], token: str | None, seated: 
     return Viewer(match, meta[field.GAME], None, rules=rules)
 
 
+@dataclasses.dataclass
 class Edge:
-    """The parts every room shares, and the caller checks they all start with."""
+    """The gateway's shared parts, made once by server.py; GatewayService hands each of its
+    services only the parts it needs."""
+
+    store: MatchStore
+    router: Router
+    hub: EventHub
+    heartbeat: float
+    revocations: Revocations
+    play_queue: int = 1024
+    quotas: Quotas = dataclasses.field(default_factory=lambda: Quotas(0, 0))
+    #: Whether calls carry a verified identity (the seat token then in SEAT_HEADER).
+    identity_on: bool = False
+    trusted_proxies: tuple = ()
+    #: Subjects whose bot seats count toward their strategy's record (issue 36).
+    bot_runners: frozenset[str] = frozenset()
+    matchmaking: Matchmaking = dataclasses.field(default_factory=Matchmaking)
+    lobby: Lobby = dataclasses.field(init=False)
+    ratings: RatingStore = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lobby = Lobby(self.store)
+        self.ratings = self.store.ratings()
+
+
+class Callers:
+    """The caller checks every service starts with: whom a call counts against, its seat
+    token, and its viewer of a match."""
 
     def __init__(
         self,
         store: MatchStore,
-        router: Router,
-        hub: EventHub,
-        heartbeat: float,
         revocations: Revocations,
-        *,
-        play_queue: int = 1024,
-        quotas: Quotas | None = None,
         identity_on: bool = False,
         trusted_proxies: tuple = (),
-        bot_runners: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
-        self.router = router
-        self.hub = hub
-        self.heartbeat = heartbeat
         self.revocations = revocations
-        self.play_queue = play_queue
-        self.quotas = quotas or Quotas(0, 0)
-        self.lobby = Lobby(store)
-        #: Whether calls carry a verified identity (the seat token then in SEAT_HEADER).
         self.identity_on = identity_on
         self.trusted_proxies = trusted_proxies
-        #: Subjects whose bot seats count toward their strategy's record (issue 36).
-        self.bot_runners = bot_runners
-        self.ratings = store.ratings()
 
     def scope(self, context) -> str:
         """Whom the call's request ids and quotas count against (see scope)."""

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from parlour.gateway import public
 from parlour.gateway.edge import (
-    Edge,
+    Callers,
     Viewer,
     check_any,
     client_request_id,
     match_id_of,
     unauthenticated,
 )
-from parlour.gateway.fanout import Progress
-from parlour.gateway.routing import RULES_VERSION_UNAVAILABLE
+from parlour.gateway.fanout import EventHub, Progress
+from parlour.gateway.routing import RULES_VERSION_UNAVAILABLE, Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store.matchstore import StoredEvent
+from parlour.store.matchstore import MatchStore, StoredEvent
 
 
 def stored_event(event: rules.CommittedEvent) -> StoredEvent:
@@ -34,8 +34,14 @@ def stored_event(event: rules.CommittedEvent) -> StoredEvent:
     )
 
 
-class ForwardCalls(Edge):
+class ForwardCalls:
     """Answers that come from a rules replica."""
+
+    def __init__(self, callers: Callers, store: MatchStore, router: Router, hub: EventHub) -> None:
+        self.callers = callers
+        self.store = store
+        self.router = router
+        self.hub = hub
 
     async def act(self, viewer: Viewer, request: gw.SubmitActionRequest) -> gw.SubmitActionResponse:
         """Forward one action for the caller's seat. The commit itself checks that the seat
@@ -107,7 +113,7 @@ class ForwardCalls(Edge):
 
     @guarded
     async def GetView(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=False)
+        viewer = await self.callers.viewer(request.match, context, seated=False)
         ask = rules.GetViewRequest(match_id=viewer.match)
         if viewer.seat is not None:
             ask.seat = viewer.seat
@@ -125,7 +131,7 @@ class ForwardCalls(Edge):
 
     @guarded
     async def ListActions(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         ask = rules.ListActionsRequest(match_id=viewer.match, seat=viewer.seat)
         response = await self.router.call(
             viewer.game,
@@ -142,12 +148,12 @@ class ForwardCalls(Edge):
 
     @guarded
     async def SubmitAction(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         return await self.act(viewer, request)
 
     @guarded
     async def SampleHidden(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         ask = rules.SampleHiddenRequest(
             match_id=viewer.match, seat=viewer.seat, seed=request.seed, count=request.count
         )
@@ -161,7 +167,7 @@ class ForwardCalls(Edge):
 
     @guarded
     async def GetMatchLog(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=False)
+        viewer = await self.callers.viewer(request.match, context, seated=False)
         ask = rules.GetMatchLogRequest(match_id=viewer.match, reveal_all=request.reveal_all)
         if viewer.seat is not None:
             ask.seat = viewer.seat

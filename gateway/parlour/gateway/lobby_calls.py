@@ -6,19 +6,28 @@ from __future__ import annotations
 import asyncio
 import collections
 
-from parlour.gateway.edge import match_id_of
-from parlour.gateway.lobby import PAGE_SIZE
+from parlour.gateway.edge import Callers, match_id_of
+from parlour.gateway.lobby import PAGE_SIZE, Lobby
 from parlour.gateway.matches import MatchCalls, match_resource
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, not_found
 from parlour.store import keys
+from parlour.store.matchstore import MatchStore
 
 
-class LobbyCalls(MatchCalls):
-    """ListMatches and JoinOrCreate."""
+class LobbyCalls:
+    """ListMatches and JoinOrCreate (joining and creating through `matches`)."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, callers: Callers, store: MatchStore, router: Router, lobby: Lobby,
+        matches: MatchCalls,
+    ) -> None:
+        self.callers = callers
+        self.store = store
+        self.router = router
+        self.lobby = lobby
+        self.matches = matches
         self.lobby_locks: collections.defaultdict[str, asyncio.Lock] = collections.defaultdict(
             asyncio.Lock
         )
@@ -49,7 +58,7 @@ class LobbyCalls(MatchCalls):
         game = request.game.removeprefix("games/")
         info = await self.router.describe(game)
         rid = request.request_id
-        pick = keys.lobby_pick(f"{self.scope(context)}|{rid}") if rid else ""
+        pick = keys.lobby_pick(f"{self.callers.scope(context)}|{rid}") if rid else ""
         if pick and (earlier := await self.store.lobby.picked(pick)):
             match, created = earlier
             return await self.join_listed(match, request, context, created)
@@ -73,7 +82,7 @@ class LobbyCalls(MatchCalls):
             allow_spectators=True,
             request_id=f"join-or-create|{request.request_id}" if request.request_id else "",
         )
-        created = await self.create_match(create, context)
+        created = await self.matches.create_match(create, context)
         match = match_id_of(created.match.name)
         if pick and not await self.store.lobby.pick(pick, match, True):
             return await self.join_or_create(request, context)
@@ -88,5 +97,5 @@ class LobbyCalls(MatchCalls):
             display_name=request.display_name,
             request_id=request.request_id,
         )
-        joined = await self.join_match(join, context)
+        joined = await self.matches.join_match(join, context)
         return gw.JoinOrCreateResponse(joined=joined, created=created)

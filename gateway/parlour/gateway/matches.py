@@ -12,20 +12,24 @@ import grpc
 from parlour.engine import audit
 from parlour.gateway import correspondence, identity, public, tokens
 from parlour.gateway.edge import (
-    Edge,
+    Callers,
     check_any,
     match_id_of,
     request_id_reused,
 )
+from parlour.gateway.lobby import Lobby
 from parlour.gateway.lobby import member as lobby_member
+from parlour.gateway.quotas import Quotas
 from parlour.gateway.records import record_key
+from parlour.gateway.revocation import Revocations
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import context as request_context
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import meta as field
-from parlour.store.matchstore import MatchNotFound
+from parlour.store.matchstore import MatchNotFound, MatchStore
 from parlour.store.seating import Refusal, SeatRefused
 
 #: Largest serialized game Options accepted by CreateMatch.
@@ -180,8 +184,26 @@ def seat_refused(refused: SeatRefused, name: str, wanted: int) -> ServiceError:
     )
 
 
-class MatchCalls(Edge):
+class MatchCalls:
     """Creating, joining, reading and leaving matches."""
+
+    def __init__(
+        self,
+        callers: Callers,
+        store: MatchStore,
+        router: Router,
+        lobby: Lobby,
+        quotas: Quotas,
+        revocations: Revocations,
+        bot_runners: frozenset[str],
+    ) -> None:
+        self.callers = callers
+        self.store = store
+        self.router = router
+        self.lobby = lobby
+        self.quotas = quotas
+        self.revocations = revocations
+        self.bot_runners = bot_runners
 
     async def match_resource(self, match: str) -> gw.Match:
         """The Match resource from metadata and stored progress."""
@@ -202,7 +224,8 @@ class MatchCalls(Edge):
         return await self.create_match(request, context)
 
     async def create_match(self, request, context) -> gw.CreateMatchResponse:
-        self.quotas.spend_create(self.scope(context))
+        scope = self.callers.scope(context)
+        self.quotas.spend_create(scope)
         invitation = invitation_meta(request, identity.current())
         game = request.game.removeprefix("games/")
         info = await self.router.describe(game)
@@ -215,7 +238,7 @@ class MatchCalls(Edge):
         if request.HasField("options"):
             check_any(request.options, "options", MAX_OPTIONS_BYTES, "OPTIONS_TOO_LARGE")
         match = (
-            uuid.uuid5(MATCH_NAMESPACE, f"{self.scope(context)}|{game}|{request.request_id}").hex
+            uuid.uuid5(MATCH_NAMESPACE, f"{scope}|{game}|{request.request_id}").hex
             if request.request_id
             else uuid.uuid4().hex
         )
@@ -264,7 +287,8 @@ class MatchCalls(Edge):
         await self.check_invited(match, request, proof)
         token = tokens.new_token()
         wanted = request.seat if request.HasField("seat") else -1
-        request_id = f"{self.scope(context)}|{request.request_id}" if request.request_id else ""
+        scope = self.callers.scope(context)
+        request_id = f"{scope}|{request.request_id}" if request.request_id else ""
         try:
             taken = await self.store.take_seat(
                 match,
@@ -328,7 +352,7 @@ class MatchCalls(Edge):
 
     @guarded
     async def LeaveMatch(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         await self.store.leave_seat(viewer.match, viewer.token_hash)
         self.revocations.revoke(viewer.token_hash)
         if (who := identity.current()) is not None:

@@ -4,9 +4,9 @@ the notifier leaves out for the signed-in person (a set in Redis beside their re
 from __future__ import annotations
 
 from parlour.gateway import identity
-from parlour.gateway.edge import Edge
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import guarded
+from parlour.store.matchstore import MatchStore
 
 
 def kind_word(kind: int) -> str:
@@ -18,8 +18,11 @@ def kind_of(word: str) -> int:
     return gw.NotificationKind.Value(f"NOTIFICATION_KIND_{word.upper()}")
 
 
-class NoticeCalls(Edge):
+class NoticeCalls:
     """The caller's notification preferences."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
 
     async def preferences(self, player: str) -> gw.NotificationPreferences:
         muted = await self.store.prefs.muted(player)

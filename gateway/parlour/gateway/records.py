@@ -11,10 +11,10 @@ import grpc
 
 from parlour.engine.text import bot_name
 from parlour.gateway import identity
-from parlour.gateway.edge import Edge
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument
-from parlour.store.ratingstore import Standing
+from parlour.store.ratingstore import RatingStore, Standing
 
 PLAYER = re.compile(
     r"players/(me|[pn][0-9a-f]{32}|bot:[a-z0-9-]{1,32}|game:[a-z0-9-]{1,64}|name:.{1,64})",
@@ -78,8 +78,12 @@ def entry(rank: int, player: str, standing: Standing) -> gw.LeaderboardEntry:
     )
 
 
-class RecordCalls(Edge):
+class RecordCalls:
     """GetPlayerRecord and ListLeaderboard."""
+
+    def __init__(self, ratings: RatingStore, router: Router) -> None:
+        self.ratings = ratings
+        self.router = router
 
     @guarded
     async def GetPlayerRecord(self, request, context):

@@ -10,6 +10,7 @@ from grpc_health.v1 import health_pb2
 
 from parlour.gateway.config import GatewayConfig
 from parlour.gateway.discovery import Resolver
+from parlour.gateway.edge import Edge
 from parlour.gateway.fanout import EventHub
 from parlour.gateway.identity import Verifier, identified
 from parlour.gateway.quotas import Quotas
@@ -61,17 +62,19 @@ class Gateway:
         self.hub = EventHub(self.store, config.subscriber_queue)
         self.revocations = Revocations(self.store)
         self.service = GatewayService(
-            self.store,
-            self.router,
-            self.hub,
-            config.heartbeat_seconds,
-            self.revocations,
-            play_queue=config.play_queue,
-            quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
-            identity_on=config.identity_on,
-            trusted_proxies=config.trusted_proxies,
-            bot_runners=config.ratings_bot_subjects,
-            matchmaking=config.matchmaking,
+            Edge(
+                self.store,
+                self.router,
+                self.hub,
+                config.heartbeat_seconds,
+                self.revocations,
+                play_queue=config.play_queue,
+                quotas=Quotas(config.creates_per_minute, config.streams_per_connection),
+                identity_on=config.identity_on,
+                trusted_proxies=config.trusted_proxies,
+                bot_runners=config.ratings_bot_subjects,
+                matchmaking=config.matchmaking,
+            )
         )
         served = self.service
         if config.identity_on:
@@ -99,7 +102,7 @@ class Gateway:
         DRAIN_SWEEP_SECONDS until the process exits: a stream still reading its match when
         the drain began subscribes later, and gets its SERVER_DRAINING too (issue 34)."""
         self.hub.drain()
-        self.service.end_ticket_streams()
+        self.service.tickets.end_ticket_streams()
         if self.sweeper is None:
             self.sweeper = asyncio.create_task(self._sweep())
 
@@ -113,8 +116,8 @@ class Gateway:
         await self.router.start()
         await self.server.start()
         self.revocations.start()
-        self.service.matcher.own_address = lambda: f"127.0.0.1:{self.port}"
-        self.service.matcher.start()
+        self.service.tickets.matcher.own_address = lambda: f"127.0.0.1:{self.port}"
+        self.service.tickets.matcher.start()
         await self.report_health()
         self.watcher = asyncio.create_task(self.watch_health())
         return self
@@ -144,7 +147,7 @@ class Gateway:
         for task in (self.watcher, self.sweeper):
             if task is not None:
                 task.cancel()
-        await self.service.matcher.close()
+        await self.service.tickets.matcher.close()
         await self.hub.close()
         await self.revocations.close()
         await self.server.stop(grace)

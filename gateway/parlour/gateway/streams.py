@@ -5,17 +5,26 @@ and events out, see play.py)."""
 from __future__ import annotations
 
 from parlour.gateway import expiry, identity, public
-from parlour.gateway.edge import Viewer, match_id_of
-from parlour.gateway.fanout import Change, Finished, Heartbeat, Progress, Subscription
+from parlour.gateway.edge import Callers, Viewer, match_id_of
+from parlour.gateway.fanout import (
+    Change,
+    EventHub,
+    Finished,
+    Heartbeat,
+    Progress,
+    Subscription,
+)
 from parlour.gateway.forward import ForwardCalls
 from parlour.gateway.matches import MatchCalls, match_resource
 from parlour.gateway.play import PlaySession, progress_message
+from parlour.gateway.quotas import Quotas
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc import context as request_context
 from parlour.rpc import metrics
 from parlour.rpc.errors import Refused, guarded, invalid_argument, not_found
 from parlour.rules.v1 import rules_pb2 as rules
-from parlour.store.matchstore import StoredEvent
+from parlour.store.matchstore import MatchStore, StoredEvent
 
 
 def match_event(event: StoredEvent, event_url: str) -> gw.MatchEvent:
@@ -80,8 +89,30 @@ def stream_message(
     return encoded
 
 
-class StreamCalls(ForwardCalls, MatchCalls):
-    """StreamEvents and Play."""
+class StreamCalls:
+    """StreamEvents and Play (whose actions go through `forward`)."""
+
+    def __init__(
+        self,
+        callers: Callers,
+        store: MatchStore,
+        router: Router,
+        hub: EventHub,
+        quotas: Quotas,
+        forward: ForwardCalls,
+        matches: MatchCalls,
+        heartbeat: float,
+        play_queue: int,
+    ) -> None:
+        self.callers = callers
+        self.store = store
+        self.router = router
+        self.hub = hub
+        self.quotas = quotas
+        self.forward = forward
+        self.matches = matches
+        self.heartbeat = heartbeat
+        self.play_queue = play_queue
 
     async def event_url(self, game: str) -> str:
         """The type URL of the game's own Event messages."""
@@ -103,7 +134,7 @@ class StreamCalls(ForwardCalls, MatchCalls):
     @guarded
     async def StreamEvents(self, request, context):
         with self.quotas.stream(context.peer()):
-            viewer = await self.viewer(request.match, context, seated=False)
+            viewer = await self.callers.viewer(request.match, context, seated=False)
             together = request.progress_with_events
             async for message in self.stream_events(viewer, request.after_sequence, together):
                 yield message
@@ -113,9 +144,9 @@ class StreamCalls(ForwardCalls, MatchCalls):
         change's events and progress in one message."""
         event_url = await self.event_url(viewer.game)
         async with self.hub.subscribe(viewer.match, viewer.seat, after) as sub:
-            with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
+            with self.callers.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
-                    await self.still_seated(viewer, sub)
+                    await self.callers.still_seated(viewer, sub)
                 async for item in sub.events(self.heartbeat, together):
                     if isinstance(item, Finished):
                         final = await self.finished(viewer.match, sub)
@@ -137,8 +168,8 @@ class StreamCalls(ForwardCalls, MatchCalls):
         if first is None or not first.HasField("open"):
             raise invalid_argument("open", "the first message of Play must be 'open'", "OPEN_FIRST")
         match = match_id_of(first.open.match)
-        meta, progress = await self.meta_and_progress(match)
-        viewer = self.resolve(match, meta, self.seat_token(context), seated=False)
+        meta, progress = await self.matches.meta_and_progress(match)
+        viewer = self.callers.resolve(match, meta, self.callers.seat_token(context), seated=False)
         request_context.note(match=match, game=viewer.game, seat=viewer.seat)
         opened = gw.SessionOpened(match=match_resource(match, meta, progress))
         if viewer.seat is not None:
@@ -147,14 +178,14 @@ class StreamCalls(ForwardCalls, MatchCalls):
         async with self.hub.subscribe(viewer.match, viewer.seat, first.open.after_sequence) as sub:
             session = PlaySession(
                 viewer.seat,
-                expiry.acting(identity.current(), lambda action: self.act(viewer, action)),
+                expiry.acting(identity.current(), lambda action: self.forward.act(viewer, action)),
                 lambda event: match_event(event, event_url),
                 self.heartbeat,
                 lambda: self.finished(viewer.match, sub),
                 self.play_queue,
             )
-            with self.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
+            with self.callers.revocable(viewer, sub), expiry.until_expiry(sub, identity.current()):
                 if viewer.token_hash is not None:
-                    await self.still_seated(viewer, sub)
+                    await self.callers.still_seated(viewer, sub)
                 async for message in session.run(opened, request_iterator, sub):
                     yield message

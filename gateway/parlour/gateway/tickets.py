@@ -30,13 +30,17 @@ import grpc
 
 from parlour.gateway import identity, tokens
 from parlour.gateway.config import Matchmaking
-from parlour.gateway.edge import Edge, check_any
+from parlour.gateway.edge import check_any
 from parlour.gateway.matches import MAX_OPTIONS_BYTES
 from parlour.gateway.matchmaker import Matcher, member_proof, seat_slots
+from parlour.gateway.quotas import Quotas
 from parlour.gateway.records import name_key
+from parlour.gateway.revocation import Revocations
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import ServiceError, guarded, invalid_argument, unavailable
-from parlour.store.ratingstore import Standing
+from parlour.store.matchstore import MatchStore
+from parlour.store.ratingstore import RatingStore, Standing
 from parlour.store.seating import SeatRefused
 from parlour.store.ticketstore import now_ms
 
@@ -62,12 +66,24 @@ def ticket_missing(name: str) -> ServiceError:
                         f"no ticket {name!r} (unknown, or finished long ago)")
 
 
-class TicketCalls(Edge):
+class TicketCalls:
     """FindMatch and CancelTicket."""
 
-    def __init__(self, *args, matchmaking: Matchmaking | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.matchmaking = matchmaking or Matchmaking()
+    def __init__(
+        self,
+        store: MatchStore,
+        router: Router,
+        ratings: RatingStore,
+        quotas: Quotas,
+        revocations: Revocations,
+        matchmaking: Matchmaking,
+    ) -> None:
+        self.store = store
+        self.router = router
+        self.ratings = ratings
+        self.quotas = quotas
+        self.revocations = revocations
+        self.matchmaking = matchmaking
         self.tickets = self.store.tickets()
         self.matcher = Matcher(
             self.tickets, self.store.meta, self.router, self.matchmaking, lambda: ""

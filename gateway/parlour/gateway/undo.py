@@ -5,18 +5,23 @@ the rules replica that keeps the match."""
 from __future__ import annotations
 
 from parlour.gateway import public
-from parlour.gateway.edge import Edge, client_request_id
+from parlour.gateway.edge import Callers, client_request_id
+from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import guarded, invalid_argument
 from parlour.rules.v1 import rules_pb2 as rules
 
 
-class UndoCalls(Edge):
+class UndoCalls:
     """UndoAction, AnswerUndo and SetAway."""
+
+    def __init__(self, callers: Callers, router: Router) -> None:
+        self.callers = callers
+        self.router = router
 
     @guarded
     async def UndoAction(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         ask = rules.UndoActionRequest(
             match_id=viewer.match, seat=viewer.seat, request_id=client_request_id(request)
         )
@@ -32,7 +37,7 @@ class UndoCalls(Edge):
 
     @guarded
     async def AnswerUndo(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         if request.answer not in (gw.UNDO_ANSWER_ACCEPT, gw.UNDO_ANSWER_REFUSE):
             raise invalid_argument("answer", "answer must be accept or refuse", "MISSING_ANSWER")
         ask = rules.AnswerUndoRequest(
@@ -53,7 +58,7 @@ class UndoCalls(Edge):
 
     @guarded
     async def SetAway(self, request, context):
-        viewer = await self.viewer(request.match, context, seated=True)
+        viewer = await self.callers.viewer(request.match, context, seated=True)
         ask = rules.SetAwayRequest(
             match_id=viewer.match,
             seat=viewer.seat,
