@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from parlour.gateway.v1 import gateway_pb2 as gw
 from parlour.rpc.errors import invalid_argument
+from parlour.store import meta as field
 
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS
@@ -52,17 +53,17 @@ def meta(life: gw.LifecycleOptions) -> dict[str, str]:
             "PAUSE_LIMITS_CONFLICT",
         )
     fields = {
-        "turn_timer_ms": str(corr.hours_per_move * HOUR_MS),
-        "time_bank_ms": str(corr.bank_hours * HOUR_MS),
-        "corr": policy_name(corr.on_timeout),
-        "pause_max_ms": str(corr.max_pause_days * DAY_MS),
-        "pause_total_ms": str((corr.max_pause_days_total or corr.max_pause_days) * DAY_MS),
+        field.TURN_TIMER: str(corr.hours_per_move * HOUR_MS),
+        field.TIME_BANK: str(corr.bank_hours * HOUR_MS),
+        field.CORRESPONDENCE: policy_name(corr.on_timeout),
+        field.PAUSE_MAX: str(corr.max_pause_days * DAY_MS),
+        field.PAUSE_TOTAL: str((corr.max_pause_days_total or corr.max_pause_days) * DAY_MS),
     }
     if corr.on_timeout in _POLICY:
-        fields["abandon_after"], fields["on_abandon"] = _POLICY[corr.on_timeout]
+        fields[field.ABANDON_AFTER], fields[field.ON_ABANDON] = _POLICY[corr.on_timeout]
     return fields
 
 
 def pause_days(meta: dict[str, str]) -> int:
     """Match.max_pause_days: the longest pause of a correspondence match (0: none)."""
-    return int(meta.get("pause_max_ms") or 0) // DAY_MS if meta.get("corr") else 0
+    return int(meta.get(field.PAUSE_MAX) or 0) // DAY_MS if meta.get(field.CORRESPONDENCE) else 0

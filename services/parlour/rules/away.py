@@ -29,6 +29,7 @@ from parlour.rules.clocks import now_ms
 from parlour.rules.core import RulesCore, game_over
 from parlour.rules.undos import fingerprint_of
 from parlour.rules.v1 import rules_pb2 as pb
+from parlour.store import meta as field
 from parlour.store.matchstore import MatchNotFound
 
 DAY_MS = 86_400_000
@@ -89,12 +90,12 @@ def paused(
 def limits_of(meta: dict[str, str]) -> tuple[int, int]:
     """The match's pause limits in ms; refused when it has no correspondence clock or no
     pauses."""
-    if not meta.get("corr"):
+    if not meta.get(field.CORRESPONDENCE):
         raise refused("NOT_CORRESPONDENCE", "only a match with correspondence clocks has pauses")
-    longest = int(meta.get("pause_max_ms") or 0)
+    longest = int(meta.get(field.PAUSE_MAX) or 0)
     if not longest:
         raise refused("PAUSES_NOT_ALLOWED", "this match was created without pauses")
-    return longest, int(meta.get("pause_total_ms") or longest)
+    return longest, int(meta.get(field.PAUSE_TOTAL) or longest)
 
 
 async def set_away(core: RulesCore, request: pb.SetAwayRequest) -> pb.SetAwayResponse:

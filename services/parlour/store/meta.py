@@ -28,6 +28,9 @@ ABANDON_AFTER, ON_ABANDON = "abandon_after", "on_abandon"
 TURN_TIMER, TIME_BANK = "turn_timer_ms", "time_bank_ms"
 TIME_BANK_INCREMENT = "time_bank_increment_ms"
 CLOCK_FIELDS = (TURN_TIMER, TIME_BANK, TIME_BANK_INCREMENT)
+#: A correspondence clock: its timeout policy, and the longest pause and the pauses' total a
+#: seat may take (ms).
+CORRESPONDENCE, PAUSE_MAX, PAUSE_TOTAL = "corr", "pause_max_ms", "pause_total_ms"
 #: STATUS of a finished match.
 FINISHED = "finished"
 
