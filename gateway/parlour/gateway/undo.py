@@ -25,15 +25,7 @@ class UndoCalls:
         ask = rules.UndoActionRequest(
             match_id=viewer.match, seat=viewer.seat, request_id=client_request_id(request)
         )
-        response = await self.router.call(
-            viewer.game,
-            viewer.match,
-            lambda r: r.stub.UndoAction(ask, timeout=30),
-            rules=viewer.rules,
-        )
-        return gw.UndoActionResponse(
-            result=public.act_result(response.result), replayed=response.replayed
-        )
+        return await self._step(viewer, "UndoAction", ask, gw.UndoActionResponse)
 
     @guarded
     async def AnswerUndo(self, request, context):
@@ -46,15 +38,7 @@ class UndoCalls:
             request_id=client_request_id(request),
             answer=request.answer,
         )
-        response = await self.router.call(
-            viewer.game,
-            viewer.match,
-            lambda r: r.stub.AnswerUndo(ask, timeout=30),
-            rules=viewer.rules,
-        )
-        return gw.AnswerUndoResponse(
-            result=public.act_result(response.result), replayed=response.replayed
-        )
+        return await self._step(viewer, "AnswerUndo", ask, gw.AnswerUndoResponse)
 
     @guarded
     async def SetAway(self, request, context):
@@ -65,12 +49,15 @@ class UndoCalls:
             request_id=client_request_id(request),
             until_unix_ms=request.until_unix_ms,
         )
+        return await self._step(viewer, "SetAway", ask, gw.SetAwayResponse)
+
+    async def _step(self, viewer, call: str, ask, answer):
+        """Send a seat's platform step (`call` on the rules service) to the replicas of its
+        match's rules version; its result in the public `answer` message."""
         response = await self.router.call(
             viewer.game,
             viewer.match,
-            lambda r: r.stub.SetAway(ask, timeout=30),
+            lambda r: getattr(r.stub, call)(ask, timeout=30),
             rules=viewer.rules,
         )
-        return gw.SetAwayResponse(
-            result=public.act_result(response.result), replayed=response.replayed
-        )
+        return answer(result=public.act_result(response.result), replayed=response.replayed)
