@@ -118,6 +118,29 @@ async def test_stored_but_unconfirmed_events_are_confirmed_by_a_reader(pair):
         await store.close()
 
 
+async def test_an_unconfirmed_state_is_confirmed_before_it_is_loaded(pair):
+    """A state whose commit is not confirmed (the replica frozen) is never loaded for a
+    view: NotReplicated while the replica cannot have it, then loaded once confirmed."""
+    port, _, replica = pair
+    store = frozen_store(port)
+    match = "m" + str(time.monotonic_ns())
+    try:
+        await store.create_state(match, b"s1", b"p1", {"game": "g", "seats": "2"})
+        replica.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(NotReplicated):
+                await store.commit_action(match, 1, b"s2", [(b"e1", b"*", 0)], "r1", b"x", b"p2")
+            with pytest.raises(NotReplicated):
+                await store.load(match)
+        finally:
+            replica.send_signal(signal.SIGCONT)
+        loaded = await store.load(match)
+        assert (loaded.version, loaded.data) == (2, b"s2")
+        assert int(await store.redis.hget(keys.state(match), "c")) == 2
+    finally:
+        await store.close()
+
+
 def test_replicas_default_by_topology_and_mark_keys_share_the_slot():
     """One replica through Sentinel or Cluster, none on one server, unless set; the mark
     key of any key lies in that key's Cluster slot."""

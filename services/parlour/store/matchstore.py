@@ -381,12 +381,16 @@ class MatchStore:
             await pipe.execute()
 
     async def load(self, match: str) -> StoredState:
-        """The current state; MatchNotFound if there is none."""
-        version, seq, data, progress, rules = await self.redis.hmget(
-            keys.state(match), "v", "q", "s", "p", "r"
+        """The current state; MatchNotFound if there is none. With replicas, a state whose
+        commit is not yet confirmed replicated is confirmed first (NotReplicated if it cannot
+        be), so that no view shows what a fail-over could still take back."""
+        version, seq, data, progress, rules, confirmed = await self.redis.hmget(
+            keys.state(match), "v", "q", "s", "p", "r", "c"
         )
         if version is None:
             raise MatchNotFound(match)
+        if self.replicated and confirmed is not None and int(confirmed) < int(version):
+            await self.confirm_stored(match)
         return StoredState(int(version), int(seq), data, progress or b"", int(rules or 1))
 
     async def version(self, match: str) -> int:
