@@ -11,48 +11,24 @@ from datetime import UTC, datetime
 import grpc
 import pytest
 import redis.asyncio as aioredis
-from lifecycle_support import Watcher, cli, own_redis, reason
-from test_correspondence_clocks import DrivenClock
+from lifecycle_support import Watcher, cli, reason
 
-from parlour.client import GatewayClient
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.launcher import LocalStack
 from parlour.matchlogs import lines, verify
 from parlour.notify.outbox import Outbox
 from parlour.rpc.errors import ServiceError
 from parlour.rules.away import paused
-from parlour.rules.clocks import CLOCK_FILE_ENV
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.outbox import OutboxStore
+
+pytest_plugins = ["driven_clock"]  # clock, stack, client
 
 HOUR = 3_600_000
 DAY = 24 * HOUR
 #: Slack for the time between the test reading its clock and a replica reading its own.
 SLACK = 60_000
-
-
-@pytest.fixture(scope="module")
-def clock(tmp_path_factory):
-    return DrivenClock(tmp_path_factory.mktemp("away-clock") / "offset")
-
-
-@pytest.fixture(scope="module")
-def stack(clock):
-    """Redis of its own (deadlines jump days ahead), a rules replica and a gateway, all on the
-    test clock."""
-    with own_redis() as redis_url:
-        env = {"PARLOUR_HEARTBEAT_SECONDS": "0.2", CLOCK_FILE_ENV: str(clock.path)}
-        stack = LocalStack(["tinycards"], env=env, redis_url=redis_url).start()
-        yield stack
-        stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
 
 
 async def away_match(client, max_days=3, total_days=0, hours=72, **life):

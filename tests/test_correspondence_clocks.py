@@ -5,58 +5,18 @@ each case in the log; the options are bounded at the edge."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import grpc
 import pytest
-from lifecycle_support import Watcher, own_redis, reason
+from lifecycle_support import Watcher, reason
 
-from parlour.client import GatewayClient
 from parlour.engine.v1 import platform_pb2
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.launcher import LocalStack
-from parlour.rules.clocks import CLOCK_FILE_ENV
+
+pytest_plugins = ["driven_clock"]  # clock, stack, client
 
 HOUR = 3_600_000
 DAYS_3 = 72 * HOUR
-
-
-class DrivenClock:
-    """The offset file every process of the stack adds to its wall clock."""
-
-    def __init__(self, path) -> None:
-        self.path = path
-        self.offset = 0
-        path.write_text("0")
-
-    def advance(self, ms: int) -> None:
-        self.offset += ms
-        self.path.write_text(str(self.offset))
-
-    def now(self) -> int:
-        return int(time.time() * 1000) + self.offset
-
-
-@pytest.fixture(scope="module")
-def clock(tmp_path_factory):
-    return DrivenClock(tmp_path_factory.mktemp("clock") / "offset")
-
-
-@pytest.fixture(scope="module")
-def stack(clock):
-    """Redis of its own (deadlines jump days ahead), a rules replica and a gateway, all on the
-    test clock."""
-    with own_redis() as redis_url:
-        env = {"PARLOUR_HEARTBEAT_SECONDS": "0.2", CLOCK_FILE_ENV: str(clock.path)}
-        stack = LocalStack(["tinycards"], env=env, redis_url=redis_url).start()
-        yield stack
-        stack.stop()
-
-
-@pytest.fixture
-async def client(stack):
-    async with GatewayClient(stack.address) as client:
-        yield client
 
 
 async def correspondence_match(client, policy, hours=72, bank_hours=0):
