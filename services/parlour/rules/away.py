@@ -23,11 +23,10 @@ from __future__ import annotations
 import grpc
 
 from parlour.engine.v1.platform_pb2 import Away
-from parlour.rpc import metrics
 from parlour.rpc.errors import ServiceError, invalid_argument, not_found
 from parlour.rules.clocks import now_ms
 from parlour.rules.core import RulesCore, game_over
-from parlour.rules.undos import fingerprint_of
+from parlour.rules.undos import fingerprint_of, serialized_step
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import meta as field
 from parlour.store.matchstore import MatchNotFound
@@ -102,12 +101,9 @@ async def set_away(core: RulesCore, request: pb.SetAwayRequest) -> pb.SetAwayRes
     """Record the seat's pause (or its end) as a new version; idempotent by request id."""
     seat = request.seat.to_bytes(4, "big", signed=True)
     fingerprint = fingerprint_of(b"away" + seat + request.until_unix_ms.to_bytes(8, "big"))
-    try:
-        async with core.serialized(request.match_id):
-            response = await _locked(core, request, fingerprint)
-    except ServiceError as error:
-        metrics.REFUSALS.labels(core.game.name, error.reason).inc()
-        raise
+    response = await serialized_step(
+        core, request.match_id, lambda: _locked(core, request, fingerprint)
+    )
     return pb.SetAwayResponse(result=response.result, replayed=response.replayed)
 
 

@@ -10,6 +10,7 @@ see `core.expiry`). Requests and answers leave the state and every clock as they
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 
 import grpc
 from google.protobuf import any_pb2
@@ -40,15 +41,24 @@ def fingerprint_of(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()[:FINGERPRINT_BYTES]
 
 
-async def undo_action(core: RulesCore, request: pb.UndoActionRequest) -> pb.UndoActionResponse:
-    """Take back the seat's last action as a new version, or ask the others to agree."""
-    fingerprint = fingerprint_of(b"undo" + request.seat.to_bytes(4, "big", signed=True))
+async def serialized_step(
+    core: RulesCore, match: str, step: Callable[[], Awaitable[pb.ActResponse]]
+) -> pb.ActResponse:
+    """A platform step run under the match's lock; a refusal is counted by its reason."""
     try:
-        async with core.serialized(request.match_id):
-            response = await _undo_locked(core, request, fingerprint)
+        async with core.serialized(match):
+            return await step()
     except ServiceError as error:
         metrics.REFUSALS.labels(core.game.name, error.reason).inc()
         raise
+
+
+async def undo_action(core: RulesCore, request: pb.UndoActionRequest) -> pb.UndoActionResponse:
+    """Take back the seat's last action as a new version, or ask the others to agree."""
+    fingerprint = fingerprint_of(b"undo" + request.seat.to_bytes(4, "big", signed=True))
+    response = await serialized_step(
+        core, request.match_id, lambda: _undo_locked(core, request, fingerprint)
+    )
     return pb.UndoActionResponse(result=response.result, replayed=response.replayed)
 
 
@@ -58,12 +68,9 @@ async def answer_undo(core: RulesCore, request: pb.AnswerUndoRequest) -> pb.Answ
         raise invalid_argument("answer", "answer must be accept or refuse", "MISSING_ANSWER")
     seat = request.seat.to_bytes(4, "big", signed=True)
     fingerprint = fingerprint_of(b"undo-answer" + seat + bytes([request.answer]))
-    try:
-        async with core.serialized(request.match_id):
-            response = await _answer_locked(core, request, fingerprint)
-    except ServiceError as error:
-        metrics.REFUSALS.labels(core.game.name, error.reason).inc()
-        raise
+    response = await serialized_step(
+        core, request.match_id, lambda: _answer_locked(core, request, fingerprint)
+    )
     return pb.AnswerUndoResponse(result=response.result, replayed=response.replayed)
 
 
