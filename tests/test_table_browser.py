@@ -295,9 +295,11 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             assert await watcher.get_by_role("region", name="Your choices").count() == 0
             rng = Rng.from_seed(3)
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
-                choices = page.get_by_role("region", name="Your choices")
-                label = labels[rng.below(len(labels))]
-                await choices.get_by_role("button", name=label, exact=True).click()
+                label = labels[rng.below(len(labels))]  # a card or the deck, on the board
+                try:
+                    await page.get_by_role("button", name=label, exact=True).click(timeout=5_000)
+                except PlaywrightTimeout:
+                    continue  # the table moved on under the pointer: look again
             again = await mine.new_page()
             await again.goto(browser.url + "#" + link)
             await again.get_by_text("Game over.").wait_for()
