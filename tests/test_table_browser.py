@@ -269,7 +269,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
     """Issue 33 item 2: the link of a full match offers someone else to watch it (one
     sentence, a Watch button); after the match ends, the same link in a new tab of the
     player's browser re-opens their seat (the join secret kept in localStorage), and
-    offers the others to watch the finished match."""
+    offers the others to watch the finished match. Issue 42: the table's heading names the
+    rules version the match is played under, for the player and the watcher alike."""
     async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
         address, _):
         async with Browser(address) as browser:
@@ -278,6 +279,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             await page.goto(browser.url)
             await sit_down(page, "tinycards-standard")
             await page.get_by_text("At the table: Ada (you) · Random bot 1").wait_for()
+            version = f"rules version {get_game('tinycards').rules_version}"
+            assert await page.locator("h2", has_text=version).count() == 1
             link = page.url.split("#")[1]
             assert link.startswith("join=matches/")
 
@@ -307,6 +310,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             late = await stranger()
             await late.get_by_text("Game over.").wait_for()
             assert "(you)" not in await late.locator("body").inner_text()
+            # the finished match's page (its feed replayed) names its rules version too
+            assert await late.locator("h2", has_text=version).count() == 1
 
 
 async def test_a_simultaneous_vote_is_not_bounced_by_another_seats_vote(redis_url):
