@@ -6,7 +6,7 @@ which talks Connect to `parlour serve-web`'s relay in front of a real gateway; b
 reads only visible text and clicks buttons and fields by their visible label (never ids or
 data attributes), and fails when two choices of one decision read the same or the page
 shows an internal id. Screenshots of every case mid-match and at the end go to
-.parlour/screenshots/ (to docs/pictures/ with PARLOUR_PICTURES=1).
+.parlour/screenshots/ (docs/pictures/ holds the boards' pictures: tests/test_board_browser.py).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from stack import running_stack
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
-PICTURES = ROOT / (
-    "docs/pictures" if os.environ.get("PARLOUR_PICTURES") else ".parlour/screenshots"
-)
+SCREENSHOTS = ROOT / ".parlour/screenshots"
+#: Where the board tests' pictures go (`make pictures`: docs/pictures/).
+PICTURES = ROOT / "docs/pictures" if os.environ.get("PARLOUR_PICTURES") else SCREENSHOTS
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -134,7 +134,7 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
     """Play `case` as Ada to the end, then watch it; what the person and watcher read."""
     game = CASES[case][0]
     problems: list[str] = []
-    PICTURES.mkdir(parents=True, exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         async with Browser(address) as browser:
             page = await browser.page()
@@ -150,14 +150,14 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
                 pick = rng.below(len(labels))
                 moves += 1
                 if moves == 6:
-                    await page.screenshot(path=str(PICTURES / f"{case}-during.png"))
+                    await page.screenshot(path=str(SCREENSHOTS / f"{case}-during.png"))
                 try:
                     await page.locator(LEGAL).nth(pick).click(timeout=5_000)
                 except PlaywrightTimeout:
                     continue  # the table moved on under the pointer: look again
             text = await page.locator("body").inner_text()
             problems += screen_problems(text.splitlines())
-            await page.screenshot(path=str(PICTURES / f"{case}-end.png"))
+            await page.screenshot(path=str(SCREENSHOTS / f"{case}-end.png"))
             feed = await page.get_by_role("region", name="What happened").inner_text()
             watcher = await browser.page("#" + page.url.split("#")[1].replace("join", "watch"))
             deadline = time.monotonic() + WAIT_S
