@@ -170,3 +170,13 @@ async def test_clash_of_minds_with_agents_is_played_on_its_board(redis_url):
     assert not seen["problems"], "\n".join(seen["problems"][:20])
     assert not seen["axe"], "\n".join(seen["axe"])
     assert "Game over." in seen["text"]
+
+
+async def test_tiny_cards_is_played_with_cards(redis_url):
+    """Tiny Cards to the end: the cards of your hand and the deck are what is clicked; a
+    lone choice (your last card, the deck empty) is played for you."""
+    seen = await play_on_the_board(redis_url, "tinycards-standard", "tinycards.png", 3)
+    assert seen["moves"] > 2
+    assert not seen["problems"], "\n".join(seen["problems"][:20])
+    assert not seen["axe"], "\n".join(seen["axe"])
+    assert "Game over." in seen["text"]

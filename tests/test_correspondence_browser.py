@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_table_browser import CHROMIUM, WAIT_S, Browser
+from test_table_browser import CHROMIUM, LEGAL, WAIT_S, Browser
 
 from parlour.client import GatewayClient
 from parlour.gateway.v1 import gateway_pb2 as gw
@@ -34,7 +34,7 @@ async def test_the_lobby_lists_a_match_waiting_for_you(redis_url):
             await table.get_by_text("At the table: guest (you) · Ben").wait_for(
                 timeout=WAIT_MS)
             choices = table.get_by_role("region", name="Your choices")
-            await choices.get_by_role("button").first.click()
+            await table.locator(LEGAL).first.click()  # a card or the deck, on the board
             await choices.wait_for(state="hidden", timeout=WAIT_MS)
             await table.close()
 

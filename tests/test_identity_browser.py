@@ -21,6 +21,7 @@ import httpx
 import pytest
 import uvicorn
 import werkzeug.serving
+from test_table_browser import LEGAL
 
 from parlour.client import GatewayClient
 from parlour.web.server import web_app
@@ -142,7 +143,7 @@ async def web_server(address: str, signin: SigninSettings):
 
 async def my_turn(page, deadline: float) -> bool:
     """Wait until the page offers choices (True) or the game is over (False)."""
-    choices = page.get_by_role("region", name="Your choices").get_by_role("button")
+    choices = page.locator(LEGAL)
     while time.monotonic() < deadline:
         if "Game over." in await page.locator("body").inner_text():
             return False
@@ -166,7 +167,7 @@ async def play(page, seat, count: int) -> int:
             continue
         if not await my_turn(page, time.monotonic() + WAIT_S):
             break
-        await page.get_by_role("region", name="Your choices").get_by_role("button").first.click()
+        await page.locator(LEGAL).first.click()  # a card or the deck, on the board
         moves += 1
         deadline = time.monotonic() + WAIT_S
         while (await seat.get_view()).progress.version == progress.version:

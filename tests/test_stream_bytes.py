@@ -100,3 +100,53 @@ async def test_progress_with_events_sends_a_change_as_one_message(redis_url):
     assert together == apart and together == sorted(set(together))
     assert versions == sorted(set(versions)) and set(versions) <= set(apart_versions)
     assert messages < apart_messages
+
+
+async def test_the_sdk_stream_takes_a_change_as_one_message(redis_url):
+    """The Python SDK's event stream asks for progress_with_events and hands each change's
+    events on one by one, then its progress: the same events as a raw stream that does not
+    ask, every change's progress after its events (a client learns the match moved without
+    a GetView)."""
+    async with running_stack(redis_url) as (address, _):
+        async with GatewayClient(address) as client:
+            match = await client.create_match("tinycards", 2, seed=5, spectators=True)
+            players = [await client.join(match.name, f"p{i}", seat=i) for i in range(2)]
+            asked, real = [], client.stub.StreamEvents
+
+            def recorded(request, **kwargs):  # the real call, its request kept
+                asked.append(request)
+                return real(request, **kwargs)
+
+            client.stub.StreamEvents = recorded
+            before = REGISTRY.get_sample_value("parlour_subscribers") or 0
+            sdk = asyncio.create_task(read_sdk(client.spectate(match.name)))
+            raw = asyncio.create_task(read_changes(real(gw.StreamEventsRequest(match=match.name))))
+            while (REGISTRY.get_sample_value("parlour_subscribers") or 0) < before + 2:
+                await asyncio.sleep(0.05)
+            progress = await players[0].progress()
+            while not progress.HasField("outcome"):
+                seat = progress.pending[0].seat
+                legal = (await players[seat].actions()).actions
+                progress = (await players[seat].submit(legal[0])).result.progress
+            (sequences, versions), (raw_sequences, raw_versions, _) = await asyncio.wait_for(
+                asyncio.gather(sdk, raw), 60)
+    assert asked and all(r.progress_with_events for r in asked)
+    assert sequences == raw_sequences
+    assert versions and versions == sorted(set(versions)) and set(versions) <= set(raw_versions)
+
+
+async def read_sdk(items):
+    """The SDK stream's (event sequences, progress versions) up to Finished; checks that a
+    progress comes after the events of its change."""
+    sequences, versions = [], []
+    async for item in items:
+        kind = item.WhichOneof("kind")
+        assert kind in ("event", "progress", "heartbeat", "finished"), kind
+        if kind == "finished":
+            return sequences, versions
+        if kind == "event":
+            sequences.append(item.event.sequence)
+        elif kind == "progress":
+            assert not sequences or item.progress.last_sequence >= sequences[-1]
+            versions.append(item.progress.version)
+    raise AssertionError("the stream ended without MatchFinished")

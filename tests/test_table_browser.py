@@ -6,7 +6,7 @@ which talks Connect to `parlour serve-web`'s relay in front of a real gateway; b
 reads only visible text and clicks buttons and fields by their visible label (never ids or
 data attributes), and fails when two choices of one decision read the same or the page
 shows an internal id. Screenshots of every case mid-match and at the end go to
-.parlour/screenshots/ (to docs/pictures/ with PARLOUR_PICTURES=1).
+.parlour/screenshots/ (docs/pictures/ holds the boards' pictures: tests/test_board_browser.py).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from stack import running_stack
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
-PICTURES = ROOT / (
-    "docs/pictures" if os.environ.get("PARLOUR_PICTURES") else ".parlour/screenshots"
-)
+SCREENSHOTS = ROOT / ".parlour/screenshots"
+#: Where the board tests' pictures go (`make pictures`: docs/pictures/).
+PICTURES = ROOT / "docs/pictures" if os.environ.get("PARLOUR_PICTURES") else SCREENSHOTS
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -134,7 +134,7 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
     """Play `case` as Ada to the end, then watch it; what the person and watcher read."""
     game = CASES[case][0]
     problems: list[str] = []
-    PICTURES.mkdir(parents=True, exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with running_stack(redis_url, games=(game,), heartbeat_seconds=0.2) as (address, _):
         async with Browser(address) as browser:
             page = await browser.page()
@@ -150,14 +150,14 @@ async def play_in_browser(redis_url: str, case: str) -> dict:
                 pick = rng.below(len(labels))
                 moves += 1
                 if moves == 6:
-                    await page.screenshot(path=str(PICTURES / f"{case}-during.png"))
+                    await page.screenshot(path=str(SCREENSHOTS / f"{case}-during.png"))
                 try:
                     await page.locator(LEGAL).nth(pick).click(timeout=5_000)
                 except PlaywrightTimeout:
                     continue  # the table moved on under the pointer: look again
             text = await page.locator("body").inner_text()
             problems += screen_problems(text.splitlines())
-            await page.screenshot(path=str(PICTURES / f"{case}-end.png"))
+            await page.screenshot(path=str(SCREENSHOTS / f"{case}-end.png"))
             feed = await page.get_by_role("region", name="What happened").inner_text()
             watcher = await browser.page("#" + page.url.split("#")[1].replace("join", "watch"))
             deadline = time.monotonic() + WAIT_S
@@ -269,7 +269,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
     """Issue 33 item 2: the link of a full match offers someone else to watch it (one
     sentence, a Watch button); after the match ends, the same link in a new tab of the
     player's browser re-opens their seat (the join secret kept in localStorage), and
-    offers the others to watch the finished match."""
+    offers the others to watch the finished match. Issue 42: the table's heading names the
+    rules version the match is played under, for the player and the watcher alike."""
     async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
         address, _):
         async with Browser(address) as browser:
@@ -278,6 +279,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             await page.goto(browser.url)
             await sit_down(page, "tinycards-standard")
             await page.get_by_text("At the table: Ada (you) · Random bot 1").wait_for()
+            version = f"rules version {get_game('tinycards').rules_version}"
+            assert await page.locator("h2", has_text=version).count() == 1
             link = page.url.split("#")[1]
             assert link.startswith("join=matches/")
 
@@ -295,9 +298,11 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             assert await watcher.get_by_role("region", name="Your choices").count() == 0
             rng = Rng.from_seed(3)
             while (labels := await turn(page, time.monotonic() + WAIT_S)) is not None:
-                choices = page.get_by_role("region", name="Your choices")
-                label = labels[rng.below(len(labels))]
-                await choices.get_by_role("button", name=label, exact=True).click()
+                label = labels[rng.below(len(labels))]  # a card or the deck, on the board
+                try:
+                    await page.get_by_role("button", name=label, exact=True).click(timeout=5_000)
+                except PlaywrightTimeout:
+                    continue  # the table moved on under the pointer: look again
             again = await mine.new_page()
             await again.goto(browser.url + "#" + link)
             await again.get_by_text("Game over.").wait_for()
@@ -305,6 +310,8 @@ async def test_a_match_link_reopens_your_seat_or_offers_to_watch(redis_url):
             late = await stranger()
             await late.get_by_text("Game over.").wait_for()
             assert "(you)" not in await late.locator("body").inner_text()
+            # the finished match's page (its feed replayed) names its rules version too
+            assert await late.locator("h2", has_text=version).count() == 1
 
 
 async def test_a_simultaneous_vote_is_not_bounced_by_another_seats_vote(redis_url):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from table_cases import ACTOR_TWICE, CASES, FULL, QUICK, choice_problems, screen_problems
-from textual.widgets import Button, OptionList
+from textual.widgets import Button, Input, OptionList
 
 from parlour.client import GatewayClient
 from parlour.client.table import Table, start_bots
@@ -328,3 +328,42 @@ async def test_one_choice_decisions_are_played_for_you_and_every_menu_has_a_prom
                     bots.terminate()
                 bots.wait()
     assert "Played for you, your only choice:" in feed
+
+
+async def test_away_and_back_in_the_terminal(redis_url):
+    """Issue 44, "away until ...": in a correspondence match that takes pauses, F4 starts
+    the away line, `away 1` and Enter pauses Ada's clock (the clock line and the other seat
+    see it), a line that is no date is told how to type it, `back` ends the pause; in a
+    match without pauses F4 does nothing."""
+    corr = gw.Correspondence(hours_per_move=72, max_pause_days=3)
+    async with running_stack(redis_url, games=("tinycards",), heartbeat_seconds=0.2) as (
+        address, _):
+        async with GatewayClient(address) as client:
+            match = (await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="tinycards", seats=2, lifecycle=gw.LifecycleOptions(
+                    correspondence=corr)))).match.name
+            ben = await client.join(match, "Ben", 1)
+            app = PlayApp(await Table.join(client, match, "Ada", 0))
+            async with app.run_test(size=(140, 45)) as pilot:
+                await until(app, lambda: app.snapshot is not None)
+                await pilot.press("f4")
+                assert app.query_one("#choice", Input).value == "away "
+                await pilot.press(*"soon", "enter")
+                told = [n.message for n in app._notifications]
+                assert any(m.startswith("“soon” is not a date: type away") for m in told), told
+                assert not (await ben.progress()).away
+                await pilot.press(*"away 1", "enter")
+                await until(app, lambda: "You are away until" in shown(app, "#clocks"))
+                away = (await ben.progress()).away
+                assert [a.seat for a in away] == [0]
+                assert away[0].until_unix_ms > time.time() * 1000 + 23 * 3_600_000
+                await pilot.press(*"back", "enter")
+                await until(app, lambda: "away until" not in shown(app, "#clocks"))
+                assert (await ben.progress()).away[0].until_unix_ms == 0
+            other = (await client.stub.CreateMatch(gw.CreateMatchRequest(
+                game="tinycards", seats=2))).match.name
+            app = PlayApp(await Table.join(client, other, "Ada", 0))
+            async with app.run_test(size=(140, 45)) as pilot:
+                await until(app, lambda: app.snapshot is not None)
+                await pilot.press("f4")
+                assert app.query_one("#choice", Input).value == ""

@@ -393,18 +393,19 @@ class GatewayClient:
     async def stream_events(
         self, match: str, after: int, metadata: tuple
     ) -> AsyncIterator[gw.StreamEventsResponse]:
-        """StreamEvents, one event per item, reopened after the last sequence seen when the
-        connection drops (no gap, no duplicate), ending with the finished message."""
+        """StreamEvents, one event per item, each change's progress after its events,
+        reopened after the last sequence seen when the connection drops (no gap, no
+        duplicate), ending with the finished message. A change comes as one message
+        (progress_with_events), so a client needs no GetView to learn the match moved."""
         cursor, failures = after, 0
         while True:
-            request = gw.StreamEventsRequest(match=match, after_sequence=cursor)
+            request = gw.StreamEventsRequest(
+                match=match, after_sequence=cursor, progress_with_events=True
+            )
             try:
                 async for item in self.stub.StreamEvents(request, metadata=metadata):
                     failures = 0
-                    events = item.batch.events if item.HasField("batch") else None
-                    for one in (
-                        [gw.StreamEventsResponse(event=e) for e in events] if events else [item]
-                    ):
+                    for one in _split(item):
                         if one.HasField("event"):
                             if one.event.sequence <= cursor:
                                 continue
@@ -425,6 +426,16 @@ class GatewayClient:
                 if not resumable(error) or failures > self.backoff.attempts:
                     raise
                 await asyncio.sleep(self.backoff.delay(failures))
+
+
+def _split(item: gw.StreamEventsResponse) -> list[gw.StreamEventsResponse]:
+    """A batch as its events one by one, then the progress it carries; else the item."""
+    if not item.HasField("batch"):
+        return [item]
+    split = [gw.StreamEventsResponse(event=e) for e in item.batch.events]
+    if item.batch.HasField("progress"):
+        split.append(gw.StreamEventsResponse(progress=item.batch.progress))
+    return split
 
 
 class Seat:

@@ -164,6 +164,10 @@ class Table:
         """Accept or refuse the open undo request."""
         await self.seat.answer_undo(accept)
 
+    async def set_away(self, until_unix_ms: int) -> None:
+        """Away until a date (Unix ms; the seat's clock waits), or 0: back now."""
+        await self.seat.set_away(until_unix_ms)
+
     async def act(self, action: Message, version: int) -> None:
         """Submit an action, refused if the match moved on since `version`."""
         await self.seat.submit(action, expected_version=version)

@@ -5,7 +5,9 @@ says whose turn it is; the clock line shows turn timers and time banks; an open 
 request shows Accept and Refuse. `?` and Enter (or F1) shows the rules text behind the
 table's lines; `details` and Enter (or F2) the raw View, for developers. Above the menu,
 what the decision is for. A decision with one choice is played for you when the app is
-told to (`parlour play` does, unless --ask-every-choice); F3 turns that on and off. Ctrl+Q
+told to (`parlour play` does, unless --ask-every-choice); F3 turns that on and off. In a
+correspondence match that takes pauses, `away 2` (days) or `away 2026-12-08 18:00` and
+Enter pauses your clock until then (F4 starts the line), `back` ends the pause. Ctrl+Q
 quits.
 """
 
@@ -21,6 +23,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, OptionList, RichLog, Static
 
+from parlour.client.away import TYPED, said, typed_until
 from parlour.client.refusals import error_text
 from parlour.client.table import Snapshot, Table, whose_turn
 from parlour.client.words import (
@@ -65,7 +68,8 @@ class PlayApp(App):
     """
     BINDINGS = [("ctrl+q", "quit", "Quit"), ("f1", "rules", "Rules text (?)"),
                 ("f2", "details", "Details (raw view)"),
-                ("f3", "forced", "Play one-choice decisions for me")]
+                ("f3", "forced", "Play one-choice decisions for me"),
+                ("f4", "away", "Away until…")]
 
     def __init__(self, table: Table, play_forced: bool = False) -> None:
         super().__init__()
@@ -174,6 +178,7 @@ class PlayApp(App):
             prompt = self.query_one("#prompt", Static)
             prompt.update(Text(snapshot.prompt))
             prompt.display = bool(snapshot.labels and snapshot.prompt)
+            self.refresh_bindings()  # F4 shows while the match takes your pause
             if snapshot.progress.HasField("outcome") and not self._record_asked:
                 self._record_asked = True
                 self.run_worker(self.show_record(), group="record")
@@ -228,6 +233,44 @@ class PlayApp(App):
             self.notify(error_text(error), severity="error")
         await self.refresh_table()
 
+    def pausable(self) -> bool:
+        """Whether the viewer's seat may pause its clock now: a correspondence match that
+        takes pauses, not over."""
+        snapshot = self.snapshot
+        return (self.table.seat is not None and snapshot is not None
+                and snapshot.match.max_pause_days > 0
+                and not snapshot.progress.HasField("outcome"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.pausable() if action == "away" else True
+
+    def action_away(self) -> None:
+        """Start the away line in the input, and say how it is typed."""
+        choice = self.query_one("#choice", Input)
+        choice.value = "away "
+        choice.cursor_position = len(choice.value)
+        choice.focus()
+        days = self.snapshot.match.max_pause_days if self.snapshot else 0
+        self.notify(f"Type {TYPED}; at most {days} days at once.")
+
+    async def away(self, text: str) -> None:
+        """Away until the typed date (the seat's clock waits), or back; refusals in words."""
+        if not self.pausable():
+            self.notify("This match takes no pauses.", severity="warning")
+            return
+        try:
+            until = typed_until(text)
+        except ValueError as error:
+            self.notify(str(error), severity="warning")
+            return
+        try:
+            await self.table.set_away(until)
+        except grpc.aio.AioRpcError as error:
+            self.notify(error_text(error), severity="error")
+        else:
+            self.notify(said(until))
+        await self.refresh_table()
+
     def action_rules(self) -> None:
         self.show_rules = not self.show_rules
         self.draw_view()
@@ -245,6 +288,8 @@ class PlayApp(App):
             self.action_rules()
         elif text.lower() == "details":
             self.action_details()
+        elif text.lower().split(" ")[0] in ("away", "back"):
+            await self.away(text)
         elif text:
             self.notify("type a number from the menu, ? or details", severity="warning")
 

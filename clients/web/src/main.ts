@@ -304,6 +304,7 @@ async function sit(seated: Seated): Promise<void> {
   $("feed").replaceChildren();
   $("match-name").textContent = "";
   $("variant-title").textContent = seated.variant ?? "";
+  $("rules-version").textContent = "";
   document.body.dataset.state = "playing";
   show("table");
   await refresh();
@@ -418,6 +419,8 @@ async function redraw(): Promise<void> {
   const info = gameOf(game)?.info;
   $("game-title").textContent = info?.displayName ?? game;
   $("variant-title").hidden = seated.variant === info?.displayName;
+  // the rules it is played under (a host's migration moves it forward: shown as it moves)
+  $("rules-version").textContent = match.rulesVersion ? `rules version ${match.rulesVersion}` : "";
   const view = decode(viewResponse.view);
   const catalogue = new Names(decode(info?.catalogue));
   $("status").textContent = status(match, progress);
