@@ -30,6 +30,11 @@ function drawCard(ctx: Ctx, id: string, x: number, y: number, extra: Obj = {}): 
   });
 }
 
+/** "1 card", "3 cards". */
+function cards(n: number): string {
+  return `${n} card${n === 1 ? "" : "s"}`;
+}
+
 function seatName(ctx: Ctx, seat: number): string {
   return seat === ctx.viewer ? "You" : ctx.seatNames[seat] || `Player ${seat + 1}`;
 }
@@ -47,13 +52,13 @@ function draw(ctx: Ctx): Element {
     const turn = view.turn === seat || (view.turn === undefined && seat === 0);
     const g = area(x, 8, slot - 10, 92, `${seatName(ctx, seat)}${turn ? " — to play" : ""}`, { fill: turn ? "#fff4d6" : "#fff" });
     for (let c = 0; c < Math.min(sizes[seat] ?? 0, 10); c++) g.append(svg("rect", { x: x + 10 + c * 14, y: 30, width: 26, height: 38, rx: 3, fill: "#4a3b5c", stroke: "#c9b98f" }));
-    g.append(label(x + (slot - 10) / 2, 88, [`${sizes[seat] ?? 0} cards · ${scores[seat] ?? 0} points`], { "font-size": 12, "aria-hidden": "true" }));
-    g.append(hit(x, 8, slot - 10, 92, `seat:${seat}`, `${seatName(ctx, seat)}: ${sizes[seat] ?? 0} cards, ${scores[seat] ?? 0} points${turn ? ", to play" : ""}`));
+    g.append(label(x + (slot - 10) / 2, 88, [`${cards(sizes[seat] ?? 0)} · ${scores[seat] ?? 0} points`], { "font-size": 12, "aria-hidden": "true" }));
+    g.append(hit(x, 8, slot - 10, 92, `seat:${seat}`, `${seatName(ctx, seat)}: ${cards(sizes[seat] ?? 0)}, ${scores[seat] ?? 0} points${turn ? ", to play" : ""}`));
     root.append(g);
   });
   // The middle: Draw Pile, Location chit, the Story Sequence.
   const my = 116;
-  root.append(card({ x: 10, y: my + 18, w: 78, h: 112, name: "Draw Pile", note: `${view.drawPileSize ?? 0} cards`, back: true, target: "draw", aria: `the Draw Pile, ${view.drawPileSize ?? 0} cards` }));
+  root.append(card({ x: 10, y: my + 18, w: 78, h: 112, name: "Draw Pile", note: cards(view.drawPileSize ?? 0), back: true, target: "draw", aria: `the Draw Pile, ${cards(view.drawPileSize ?? 0)}` }));
   const region = view.location === "REGION_COUNTRY" ? "The Country" : view.location === "REGION_LONDON" ? "London" : "—";
   const chit = svg("g", { role: "img", "aria-label": `Location chit: ${region}` });
   chit.append(svg("title", {}, `The Location chit shows ${region}: Trains go to the other region, Hansom Cabs stay in this one.`));
@@ -84,7 +89,7 @@ function draw(ctx: Ctx): Element {
   const hy = 316;
   if (ctx.viewer !== null) {
     const total = hand.reduce((sum, c) => sum + (info(ctx, c)?.value ?? 0), 0);
-    root.append(label(490, hy + 12, [`Your hand: ${hand.length} cards, ${total} points if the round ended now · your score ${scores[ctx.viewer] ?? 0}`], { "font-size": 13, "font-weight": "bold" }));
+    root.append(label(490, hy + 12, [`Your hand: ${cards(hand.length)}, ${total} points if the round ended now · your score ${scores[ctx.viewer] ?? 0}`], { "font-size": 13, "font-weight": "bold" }));
     const step = Math.min(84, Math.floor((W - 100) / Math.max(hand.length, 1)));
     hand.forEach((c, i) => root.append(drawCard(ctx, c, 10 + i * step, hy + 24, { target: `hand:${c}`, aria: `${title(ctx, c)} in your hand, ${info(ctx, c)?.value ?? 0} points` })));
   }
