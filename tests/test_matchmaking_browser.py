@@ -14,7 +14,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from test_table_browser import CHROMIUM, PICTURES, Browser
+from test_table_browser import CHROMIUM, SCREENSHOTS, Browser
 
 from parlour.client import GatewayClient
 from parlour.client.matchmaking import cancel_ticket
@@ -49,7 +49,7 @@ async def forgotten(address: str, page, match: str) -> None:
 
 
 async def test_two_pages_press_play_now_and_meet(redis_url):
-    PICTURES.mkdir(parents=True, exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with running_stack(redis_url, games=("tinycards",), matchmaking=FAST) as (
         address, _):
         async with Browser(address) as browser:
@@ -59,7 +59,7 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
             wait = ada.get_by_role("status").filter(has_text="Looking for players rated")
             await wait.wait_for(timeout=30_000)
             assert re.search(r"rated 25\.0 ± \d+\.\d", await wait.inner_text())
-            await ada.screenshot(path=str(PICTURES / "play-now-waiting.png"))
+            await ada.screenshot(path=str(SCREENSHOTS / "play-now-waiting.png"))
             started = time.monotonic()
             await press_play_now(bea, f"Bea {tag}")
             for page in (ada, bea):
@@ -68,7 +68,7 @@ async def test_two_pages_press_play_now_and_meet(redis_url):
             names = [p.url.split("#join=")[1] for p in (ada, bea)]
             assert names[0] == names[1] and names[0].startswith("matches/")
             await ada.get_by_text(f"Bea {tag}").first.wait_for(timeout=30_000)  # seated together
-            await ada.screenshot(path=str(PICTURES / "play-now-matched.png"))
+            await ada.screenshot(path=str(SCREENSHOTS / "play-now-matched.png"))
             assert took < 30, f"meeting took {took:.1f} s"
 
             # a reload, then a later visit of the match's link in the same browser: back in

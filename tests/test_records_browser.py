@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from lifecycle_support import own_redis
-from test_table_browser import CHROMIUM, PICTURES, WAIT_S, Browser, turn
+from test_table_browser import CHROMIUM, SCREENSHOTS, WAIT_S, Browser, turn
 
 from parlour.client import GatewayClient
 from parlour.client.bots import play_random_match
@@ -22,7 +22,7 @@ from parlour.engine.registry import get_game
 from stack import running_stack
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
-SHOTS = PICTURES
+SHOTS = SCREENSHOTS
 #: A record's key as the API names it ("players/n3f…", "players/bot:greedy").
 KEY = re.compile(r"players/|\b[np][0-9a-f]{32}\b")
 
