@@ -77,11 +77,12 @@ HANDLERS: dict[int, dict[str, Handler]] = {
         "discard_card": lambda s, seat, a: summary.discard_from_hand(s, seat, a.discard_card),
         "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
 }
-# the modes' phases and moves (installed by the import of MODES above)
+#: The phases the modes add (installed by the import of MODES above): (decision, actions).
 PHASES = added("phases")
-DECISIONS.update({phase: kind for phase, (kind, _) in PHASES.items()})
-for _phase, _moves in added("moves").items():
-    HANDLERS[_phase] = {**HANDLERS.get(_phase, {}), **_moves}
+DECISIONS |= {phase: kind for phase, (kind, _) in PHASES.items()}
+MOVES = added("moves")
+HANDLERS = {phase: {**HANDLERS.get(phase, {}), **MOVES.get(phase, {})}
+            for phase in [*HANDLERS, *(p for p in MOVES if p not in HANDLERS)]}
 DECK = sorted(CATALOGUE.deck())
 CRIME_CARDS = sorted(CATALOGUE.crime)
 SITES = sorted(CATALOGUE.sites)

@@ -86,8 +86,7 @@ class Points(Mode):
         return []
 
     def support_actions(self, state: pb.State, seat: int, card: int) -> list[pb.Action]:
-        """Places besides the threads a normal turn's Support Card may go with this Action
-        Card: none."""
+        """A normal turn's Supports with this Action Card elsewhere than a thread: none."""
         return []
 
     def supports(self, player: pb.Player) -> list[int]:
