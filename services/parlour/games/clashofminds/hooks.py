@@ -93,6 +93,14 @@ class Points(Mode):
         """The Influence Cards kept face down off the threads, as their mutable list: none."""
         return []
 
+    def shuffle_piles(self, player: pb.Player, rng: Rng) -> None:
+        """In a resampled copy: reshuffle a player's face-down piles, whose order nobody
+        sees, after the Influence Deck: none more."""
+
+    def redeal(self, player: pb.Player, rng: Rng) -> None:
+        """In a resampled copy: redeal what the viewer cannot see of another player, after
+        the Influence Cards: nothing more."""
+
     def after_conclusion(self, state: pb.State) -> list[Emitted]:
         """Steps after every thread's Conclusion, before the Winning Conditions: none."""
         return []

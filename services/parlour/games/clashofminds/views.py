@@ -4,8 +4,8 @@ Hidden from a viewer: the opponent's hand, deck order, face-down cards (Initial
 Setup cards, Supports in threads and wherever a mode keeps them), face-down
 Final Turn Action Cards; the viewer's own deck order; and, from anyone but
 Moriarty, the face-down Crime Plan Cards (unless Holmes has looked at one) and
-the cards left in the box. A mode hides its own part (the `view` and
-`resample` hooks).
+the cards left in the box. A mode hides its own part (the `view` hook, and
+`shuffle_piles` and `redeal` in a resampled copy).
 """
 
 from __future__ import annotations
@@ -70,12 +70,13 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     for owner in (HOLMES, MORIARTY):
         player = other.players[owner]
         rng.shuffle(player.deck)
+        rules(other).shuffle_piles(player, rng)
         if owner != seat:
             _reshuffle_influence(other, owner, rng)
+            rules(other).redeal(player, rng)
             _reshuffle_final_slots(player, rng)
     if seat != MORIARTY:
         _reshuffle_crime(other, seat, rng)
-    MODES.resample(other, seat, rng)
     return other
 
 

@@ -10,7 +10,6 @@ from parlour.engine.rng import Rng
 from parlour.games.clashofminds.agents import play
 from parlour.games.clashofminds.agents.cards import AGENTS, DECKS
 from parlour.games.clashofminds.agents.words import WORDS, player_lines
-from parlour.games.clashofminds.catalogue import HOLMES, MORIARTY
 from parlour.games.clashofminds.hooks import MODES, Points, Source
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
@@ -90,13 +89,20 @@ class Agents(Points):
                 shown.agent.agent = 0
             shown.agent.supports[:] = [0] * len(player.agent.supports)
 
-    def resample(self, state: pb.State, seat: int | None, rng: Rng) -> None:
-        """Each Agent Deck's order; an unseen Agent and one just drawn trade places with it."""
-        for owner in (HOLMES, MORIARTY):
-            player = state.players[owner]
-            rng.shuffle(player.agent_deck)
-            if owner != seat:
-                _reshuffle_agent(player, rng)
+    def shuffle_piles(self, player: pb.Player, rng: Rng) -> None:
+        rng.shuffle(player.agent_deck)
+
+    def redeal(self, player: pb.Player, rng: Rng) -> None:
+        """An unactivated Agent and one just drawn trade places with the Agent Deck."""
+        hidden = player.agent.in_play and not player.agent.activated
+        pool = [*player.agent_deck, *([player.agent.agent] if hidden else [])]
+        pool += [player.drawn_agent] if player.drawn_agent else []
+        rng.shuffle(pool)
+        if hidden:
+            player.agent.agent = pool.pop()
+        if player.drawn_agent:
+            player.drawn_agent = pool.pop()
+        player.agent_deck[:] = pool
 
     def check(self, state: pb.State) -> None:
         for seat, player in enumerate(state.players):
@@ -113,18 +119,6 @@ def _agents(player: pb.Player) -> list[int]:
     agents += [player.agent.agent] if player.agent.in_play else []
     return agents + ([player.drawn_agent] if player.drawn_agent else [])
 
-
-def _reshuffle_agent(player: pb.Player, rng: Rng) -> None:
-    """An unactivated Agent and one just drawn trade places with the Agent Deck."""
-    hidden = player.agent.in_play and not player.agent.activated
-    pool = [*player.agent_deck, *([player.agent.agent] if hidden else [])]
-    pool += [player.drawn_agent] if player.drawn_agent else []
-    rng.shuffle(pool)
-    if hidden:
-        player.agent.agent = pool.pop()
-    if player.drawn_agent:
-        player.drawn_agent = pool.pop()
-    player.agent_deck[:] = pool
 
 
 MODES.install([Agents()])
