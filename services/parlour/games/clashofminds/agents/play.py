@@ -213,22 +213,22 @@ RESOLVERS = {"mycroft": _look, "porlock": _unmask}
 
 
 # -- the Summary and Archiving ---------------------------------------------------------------
-def active(table: pb.State | pb.View, seat: int, key: str) -> bool:
-    """Whether the player's Agent in play is this one, activated."""
+def activated(table: pb.State | pb.View, seat: int) -> int:
+    """The player's Agent in play once activated, its ability in effect (0: none)."""
     agent = table.players[seat].agent
-    return agent.in_play and agent.activated and agent.agent == AGENT_ID[key]
+    return agent.agent if agent.in_play and agent.activated else 0
 
 
 def person_bonus(table: pb.State | pb.View, thread: int, seat: int) -> int:
     """Dr. Watson / Sebastian Moran: +2 where the side holds a person-icon card."""
-    agent = table.players[seat].agent
-    on = agent.in_play and agent.activated and agent.agent == PERSON_BONUS_AGENTS[seat]
+    on = activated(table, seat) == PERSON_BONUS_AGENTS[seat]
     return PERSON_BONUS if on and has_person(table, thread, seat) else 0
 
 
 def lestrade(state: pb.State) -> list[Emitted]:
     """Inspector Lestrade, activated: the clock moves back 1 hour after the Conclusion."""
-    return [move_clock(state, -1, "lestrade")] if active(state, HOLMES, "lestrade") else []
+    return ([move_clock(state, -1, "lestrade")]
+            if activated(state, HOLMES) == AGENT_ID["lestrade"] else [])
 
 
 def discard_activated(state: pb.State, seat: int) -> list[Emitted]:
@@ -236,7 +236,7 @@ def discard_activated(state: pb.State, seat: int) -> list[Emitted]:
     are discarded; any further Supports stay in the Agent's place for the next Agent."""
     player = state.players[seat]
     agent = player.agent
-    if not (agent.in_play and agent.activated):
+    if not activated(state, seat):
         return []
     cost = AGENTS[agent.agent].cost
     used, surplus = list(agent.supports[:cost]), list(agent.supports[cost:])
