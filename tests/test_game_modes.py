@@ -67,11 +67,11 @@ def _mode_module(node: ast.AST, game: Moded) -> str | None:
         if node.module == prefix:
             names = [a.name for a in node.names if a.name in game.modes]
             return names[0] if names else None
-        stem = node.module.removeprefix(prefix + ".")
+        stem = node.module.removeprefix(prefix + ".").split(".")[0]  # a mode package's too
         return stem if node.module.startswith(prefix + ".") and stem in game.modes else None
     if isinstance(node, ast.Import):
         for alias in node.names:
-            stem = alias.name.removeprefix(prefix + ".")
+            stem = alias.name.removeprefix(prefix + ".").split(".")[0]
             if alias.name.startswith(prefix + ".") and stem in game.modes:
                 return stem
     return None

@@ -151,11 +151,11 @@ def mode_counts(game: str, options: set[str]) -> tuple[Counter, Counter, Counter
             # only the game's own mode modules (parlour.engine.modes is the plugin framework)
             if isinstance(node, ast.ImportFrom) and node.module and (
                     node.module.startswith(f"parlour.games.{game}") or node.level):
-                last = node.module.rsplit(".", 1)[-1]
+                inside = set(node.module.split(".")[0 if node.level else 3:])  # packages too
                 for alias in node.names:
                     if alias.name in MODE_MODULES:
                         modules.add(alias.asname or alias.name)
-                    elif last in MODE_MODULES:
+                    elif inside & MODE_MODULES:
                         names.add(alias.asname or alias.name)
         key = rel.as_posix()
         for node in ast.walk(tree):
