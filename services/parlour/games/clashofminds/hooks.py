@@ -94,12 +94,10 @@ class Points(Mode):
         return []
 
     def shuffle_piles(self, player: pb.Player, rng: Rng) -> None:
-        """In a resampled copy: reshuffle a player's face-down piles, whose order nobody
-        sees, after the Influence Deck: none more."""
+        """Resampling: a player's other face-down piles reshuffled after the deck: none."""
 
     def redeal(self, player: pb.Player, rng: Rng) -> None:
-        """In a resampled copy: redeal what the viewer cannot see of another player, after
-        the Influence Cards: nothing more."""
+        """Resampling: what is unseen of another player redealt after his cards: nothing."""
 
     def after_conclusion(self, state: pb.State) -> list[Emitted]:
         """Steps after every thread's Conclusion, before the Winning Conditions: none."""
