@@ -103,12 +103,6 @@ def _target_card(view: pb.View, viewer: int, a: pb.TargetCard) -> str:
     return f"put a Distraction Token on {target} in {thread(a.thread)} (Disguise)"
 
 
-def _target_thread(view: pb.View, viewer: int, a: pb.TargetThread) -> str:
-    if effect_key(view.effect) == "porlock":
-        return f"remove the Deduction Token from {thread(a.thread)} (Fred Porlock)"
-    return f"look at the face-down Crime Plan Card of {thread(a.thread)} (Mycroft Holmes)"
-
-
 def _support(view: pb.View, viewer: int, a: pb.AddSupport) -> str:
     return (f"add {influence(a.card)} as a Support Card in {thread(a.thread)} "
             f"with {action_card(a.action_card)}")
@@ -140,7 +134,7 @@ LABELS: dict[str, Label] = {
         f"move {placed_on(_side(v, a.thread, s), a.index)} from {thread(a.thread)} to "
         f"{thread(a.to_thread)} (Street Urchin)"),
     "target_card": _target_card,
-    "target_thread": _target_thread,
+    "target_thread": lambda v, s, a: f"choose {thread(a.thread)}",
     "discard_card": lambda v, s, a: (
         f"discard {influence(a.card)} for Telegram" if v.HasField("effect")
         else f"discard {influence(a.card)} from your hand"),

@@ -8,7 +8,14 @@ from parlour.engine.v1.table_pb2 import TableItem
 from parlour.games.clashofminds import text
 from parlour.games.clashofminds.agents.cards import AGENTS, agent
 from parlour.games.clashofminds.hooks import Words
-from parlour.games.clashofminds.names import action_card, card_name, influence, plural
+from parlour.games.clashofminds.names import (
+    action_card,
+    card_name,
+    effect_key,
+    influence,
+    plural,
+    thread,
+)
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 
@@ -41,6 +48,12 @@ def _support_added(e: pb.SupportAdded) -> str:
         return text.EVENTS["support_added"](e)
     what = f"{card_name(e.card)} as a Support Card" if e.card else "a Support Card"
     return f"{seat(e.seat)} added {what} under the Agent"
+
+
+def _target_thread(view: pb.View, viewer: int, a: pb.TargetThread) -> str:
+    if effect_key(view.effect) == "porlock":
+        return f"remove the Deduction Token from {thread(a.thread)} (Fred Porlock)"
+    return f"look at the face-down Crime Plan Card of {thread(a.thread)} (Mycroft Holmes)"
 
 
 def _prompt(view: pb.View, me: int) -> str:
@@ -83,6 +96,7 @@ WORDS = Words(
         "replace_agent": lambda v, s, a: _agents(v, s, keep=False),
         "add_support": _support,
         "activate_agent": lambda v, s, a: f"reveal and activate {_own_agent(v, s)}",
+        "target_thread": _target_thread,
     },
     actions={
         "keep_agent": lambda a: "keep the Agent in play",
