@@ -6,7 +6,10 @@ name from one) and every use of a name so bound; a *mode branch* is the test of 
 conditional expression, `while`, comprehension filter or `assert`, or an operand of `and` /
 `or`, that reads a mode's option field (`options.automa`, `HasField("play_as_holmes")` ...)
 or a mode module. The module that assembles the game (game.py) may import the installed
-`MODES` from the modes' module, and nothing else of it.
+`MODES` from the modes' module, and nothing else of it. A *mode name* is a name that holds a
+mode option's words (`agent_deck`, `pb.AgentDrawn`, `pb.PHASE_AGENTS`, `"activate_agent"`),
+as tools/one_folder.py counts them (its count 2): the mode's own components, fields and
+moves, which belong in the mode.
 
 `python tests/test_game_modes.py [ROOT]` prints the counts per game and module for the tree
 at ROOT (default: this checkout).
@@ -15,11 +18,19 @@ at ROOT (default: this checkout).
 from __future__ import annotations
 
 import ast
+import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# tools/one_folder.py loaded by path: tools/ on sys.path would let tools/buf.py hide buf
+_spec = importlib.util.spec_from_file_location("one_folder", REPO / "tools" / "one_folder.py")
+one_folder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(one_folder)
+#: Mode names still in a game's standard modules, at most: Murder Castle's modes are being
+#: moved above its rules on another branch (issue 46); lower this as they go, to 0.
+MODE_NAMES_LEFT = {"murdercastle": 52}
 
 
 @dataclass(frozen=True)
@@ -56,11 +67,11 @@ def _mode_module(node: ast.AST, game: Moded) -> str | None:
         if node.module == prefix:
             names = [a.name for a in node.names if a.name in game.modes]
             return names[0] if names else None
-        stem = node.module.removeprefix(prefix + ".")
+        stem = node.module.removeprefix(prefix + ".").split(".")[0]  # a mode package's too
         return stem if node.module.startswith(prefix + ".") and stem in game.modes else None
     if isinstance(node, ast.Import):
         for alias in node.names:
-            stem = alias.name.removeprefix(prefix + ".")
+            stem = alias.name.removeprefix(prefix + ".").split(".")[0]
             if alias.name.startswith(prefix + ".") and stem in game.modes:
                 return stem
     return None
@@ -144,6 +155,39 @@ def test_the_counter_sees_a_mode_import_and_a_mode_branch(tmp_path):
     (folder / "game.py").write_text("from parlour.games.murdercastle.modes import MODES\n")
     (folder / "automa.py").write_text("def on(state):\n    return state.options.automa\n")
     assert counts(tmp_path)[game.game] == {"rules.py": (2, 2)}
+
+
+def test_standard_modules_name_no_mode_component():
+    """No standard module of a game with modes names a mode's own components, fields or
+    moves (Clash of Minds: no `agent` name at all; Murder Castle: none more than listed)."""
+    from parlour.engine.registry import games
+
+    found = {}
+    for game in GAMES:
+        options = one_folder.mode_options(games()[game.game])
+        assert options >= game.fields, f"{game.game}: mode options {options}"
+        refs = {path.name: n for path in one_folder.standard_modules(game.game)
+                if (n := sum(one_folder.mode_name_refs(path.read_text("utf-8"), options)
+                             .values()))}
+        found[game.game] = sum(refs.values())
+        assert found[game.game] <= MODE_NAMES_LEFT.get(game.game, 0), (game.game, refs)
+    assert found["clashofminds"] == 0
+
+
+def test_the_name_counter_sees_a_modes_names_not_its_prose():
+    """Fields, messages, enum values, definitions, keywords and oneof kinds that hold a mode
+    option's words count (singular or plural, snake or camel case, several words in a row);
+    prose, other words and a lone word of a longer option do not."""
+    source = (
+        'def agent_open(state):\n'
+        '    """Whether an Agent is open."""\n'
+        '    e = pb.Event(agent_drawn=pb.AgentDrawn(seat=0))\n'
+        '    kinds = {"activate_agent", "play influence agent"}\n'
+        '    return state.phase == pb.PHASE_AGENTS and state.players[0].agent.in_play\n'
+        'PILE = catalogue.second_story_pile + [SecondStory, story, agenda, extend]\n')
+    refs = one_folder.mode_name_refs(source, {"agents", "second_story"})
+    assert refs == {"agent_open": 1, "agent_drawn": 1, "AgentDrawn": 1, "activate_agent": 1,
+                    "PHASE_AGENTS": 1, "agent": 1, "second_story_pile": 1, "SecondStory": 1}
 
 
 def test_each_mode_replaces_its_points_and_the_first_active_one_answers():

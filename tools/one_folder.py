@@ -9,7 +9,14 @@
    imported mode module, or `f(...)` of a name imported from one) and the `if`s on the mode
    (`if`/`elif` statements whose test reads the mode: a name, attribute or string that is a
    mode option, `options.automa`, `HasField("play_as_holmes")`, or a mode module or a name
-   imported from one; `__init__.py` and `__main__.py` count as modules).
+   imported from one; `__init__.py` and `__main__.py` count as modules); and the references
+   to the mode's own names: every name in a standard module (a variable, attribute, keyword,
+   parameter, definition or imported name, or a string that is one identifier, such as a
+   oneof kind `"activate_agent"`; not prose) whose words hold a mode option's words
+   (`agents` -> agent or agents: `agent_open`, `player.agent_deck`, `pb.AgentDrawn`,
+   `pb.PHASE_AGENTS`, `under_agent=`; `second_story` -> `second_story_pile`, `SecondStory`).
+   The game's proto names its mode parts after the option, so this catches its fields,
+   messages and enum values as well as Python names (`mode_name_refs`).
 3. Direct Redis calls outside parlour.store: calls `<x>.redis.<method>(...)` and
    `redis.<method>(...)` on a local or attribute named `redis` (not the module) in the
    Python of services/, gateway/ and clients/ outside services/parlour/store/ (tests left out).
@@ -24,13 +31,11 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-
-import game_names  # tools/, beside this script
-from import_graph import graph, upward_edges
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,32 +82,80 @@ def _mode_reads(test: ast.AST, options: set[str], modules: set[str], names: set[
     return False
 
 
-def mode_counts(game: str, options: set[str]) -> tuple[Counter, Counter, int]:
-    """(calls into mode modules, ifs on the mode) per standard module of `game`, and how many
-    standard modules it has."""
-    standard = 0
+def name_words(name: str) -> list[str]:
+    """A name's lower-case words: `PHASE_AGENTS` -> phase, agents; `AgentDrawn` -> agent, drawn."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)]
+
+
+def names_mode(name: str, options: set[str]) -> bool:
+    """Whether a name's words hold a mode option's words in a row (the last one singular or
+    plural: `agents` matches `agent_deck` and `PHASE_AGENTS`)."""
+    words = name_words(name)
+    for option in options:
+        *head, last = option.split("_")
+        for i in range(len(words) - len(head)):
+            *here, end = words[i : i + len(head) + 1]
+            if here == head and end in (last, last + "s", last.removesuffix("s")):
+                return True
+    return False
+
+
+def _names(tree: ast.AST):
+    """Every name a module writes: variables, attributes, keywords, parameters, definitions,
+    imported names, and strings that are one identifier."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.keyword | ast.arg) and node.arg:
+            yield node.arg
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.alias):
+            yield (node.asname or node.name).rsplit(".", 1)[-1]
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and node.value.isidentifier()):
+            yield node.value
+
+
+def mode_name_refs(source: str, options: set[str]) -> Counter:
+    """The references to a mode's own names in one module's source, by name."""
+    return Counter(n for n in _names(ast.parse(source)) if names_mode(n, options))
+
+
+def standard_modules(game: str) -> list[Path]:
+    """A game's standard modules: its Python modules but its mode modules, generated code
+    and tests."""
+    folder = GAMES_DIR / game
+    return [path for path in sorted(folder.rglob("*.py"))
+            if not ({"tests"} | MODE_MODULES) & set(path.relative_to(folder).with_suffix("").parts)
+            and "_pb2" not in path.name]
+
+
+def mode_counts(game: str, options: set[str]) -> tuple[Counter, Counter, Counter, int]:
+    """(calls into mode modules, ifs on the mode, references to the mode's own names) per
+    standard module of `game`, and how many standard modules it has."""
     calls: Counter = Counter()
     ifs: Counter = Counter()
+    refs: Counter = Counter()
     folder = GAMES_DIR / game
-    for path in sorted(folder.rglob("*.py")):
+    standard = standard_modules(game)
+    for path in standard:
         rel = path.relative_to(folder)
-        if "tests" in rel.parts or "_pb2" in path.name:
-            continue
-        parts = set(rel.with_suffix("").parts)
-        if parts & MODE_MODULES:
-            continue
-        standard += 1
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        refs[rel.as_posix()] += sum(mode_name_refs(source, options).values())
+        tree = ast.parse(source)
         modules, names = set(), set()
         for node in ast.walk(tree):
             # only the game's own mode modules (parlour.engine.modes is the plugin framework)
             if isinstance(node, ast.ImportFrom) and node.module and (
                     node.module.startswith(f"parlour.games.{game}") or node.level):
-                last = node.module.rsplit(".", 1)[-1]
+                inside = set(node.module.split(".")[0 if node.level else 3:])  # packages too
                 for alias in node.names:
                     if alias.name in MODE_MODULES:
                         modules.add(alias.asname or alias.name)
-                    elif last in MODE_MODULES:
+                    elif inside & MODE_MODULES:
                         names.add(alias.asname or alias.name)
         key = rel.as_posix()
         for node in ast.walk(tree):
@@ -114,7 +167,7 @@ def mode_counts(game: str, options: set[str]) -> tuple[Counter, Counter, int]:
                     calls[key] += 1
             if isinstance(node, ast.If):
                 ifs[key] += _mode_reads(node.test, options, modules, names)
-    return +calls, +ifs, standard
+    return +calls, +ifs, +refs, len(standard)
 
 
 def redis_calls(files: list[Path]) -> Counter:
@@ -175,6 +228,9 @@ def gateway_classes() -> dict[str, dict]:
 
 
 def main(verbose: bool) -> None:
+    import game_names  # tools/, beside this script (imported here: the tests load this file)
+    from import_graph import graph, upward_edges
+
     files = tracked()
     games = registry()
     lines = game_names.naming(game_names.hand_written(), games)
@@ -183,14 +239,15 @@ def main(verbose: bool) -> None:
     if verbose:
         print("".join(f"  {line}\n" for line in lines), end="")
     for game in sorted(g for g in games if mode_options(games[g])):
-        calls, ifs, standard = mode_counts(game, mode_options(games[game]))
-        modules = set(calls) | set(ifs)
-        print(f"{game}: {sum(calls.values())} calls into mode modules and "
-              f"{sum(ifs.values())} ifs on the mode in {len(modules)} of its {standard} "
-              "standard modules")
+        calls, ifs, refs, standard = mode_counts(game, mode_options(games[game]))
+        modules = set(calls) | set(ifs) | set(refs)
+        print(f"{game}: {sum(calls.values())} calls into mode modules, "
+              f"{sum(ifs.values())} ifs on the mode and {sum(refs.values())} references to "
+              f"the modes' own names in {len(modules)} of its {standard} standard modules")
         if verbose:
             for module in sorted(modules):
-                print(f"  {module}: {calls[module]} calls, {ifs[module]} ifs")
+                print(f"  {module}: {calls[module]} calls, {ifs[module]} ifs, "
+                      f"{refs[module]} names")
     redis = redis_calls(files)
     areas: Counter = Counter()
     for module, count in redis.items():

@@ -1,4 +1,5 @@
-"""The Clash of Minds catalogue: cards as data (data/catalogue.json), checked on load."""
+"""The Clash of Minds catalogue: cards as data (data/catalogue.json), checked on load (a mode
+reads its own components from the same file)."""
 
 from __future__ import annotations
 
@@ -58,18 +59,6 @@ class InfluenceCard:
 
 
 @dataclass(frozen=True, slots=True)
-class AgentCard:
-    """An Agent Card with its Activation Cost."""
-
-    id: int
-    key: str
-    name: str
-    owner: int
-    cost: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class ActionCardSpec:
     """An Action Card and the actions printed on it."""
 
@@ -85,7 +74,6 @@ class Catalogue:
     sites: dict[int, Site]
     crime: dict[int, CrimeCard]
     influence: dict[int, InfluenceCard]
-    agents: dict[int, AgentCard]
     actions: dict[int, ActionCardSpec]
 
     def by_key(self, table: dict, key: str) -> int:
@@ -96,25 +84,22 @@ class Catalogue:
         """One player's 20-card Influence Deck, in catalogue order."""
         return [card.id for card in self.influence.values() for _ in range(card.copies)]
 
-    def agent_deck(self, seat: int) -> list[int]:
-        """One player's four Agents, in catalogue order."""
-        return [agent.id for agent in self.agents.values() if agent.owner == seat]
-
     def crime_of_type(self, thread: str) -> list[int]:
         """The Crime Plan ids of one thread type."""
         return [card.id for card in self.crime.values() if card.thread == thread]
 
 
-def load(path: Path | None = None) -> Catalogue:
+DATA = Path(__file__).with_name("data") / "catalogue.json"
+OWNERS = {"holmes": HOLMES, "moriarty": MORIARTY}
+
+
+def load(path: Path = DATA) -> Catalogue:
     """Read and check the catalogue data."""
-    path = path or Path(__file__).with_name("data") / "catalogue.json"
     raw = json.loads(path.read_text(encoding="utf-8"))
-    owners = {"holmes": HOLMES, "moriarty": MORIARTY}
     catalogue = Catalogue(
         sites={s["id"]: Site(**s) for s in raw["investigation_sites"]},
         crime={c["id"]: CrimeCard(**c) for c in raw["crime_plan"]},
         influence={c["id"]: InfluenceCard(**c) for c in raw["influence_cards"]},
-        agents={a["id"]: AgentCard(**{**a, "owner": owners[a["owner"]]}) for a in raw["agents"]},
         actions={
             a["id"]: ActionCardSpec(a["id"], a["key"], tuple(a["sides"]))
             for a in raw["action_cards"]
@@ -133,20 +118,15 @@ def check(catalogue: Catalogue) -> None:
         assert len(catalogue.crime_of_type(kind)) == 3, f"3 {kind} cards"
     assert len(catalogue.deck()) == DECK_SIZE, "20 Influence Cards per player"
     assert len(catalogue.actions) == 4, "4 Action Cards per player"
-    for seat in (HOLMES, MORIARTY):
-        assert len(catalogue.agent_deck(seat)) == 4, "4 Agent Cards per player"
     fingerprints = catalogue.influence[catalogue.by_key(catalogue.influence, "fingerprints")]
     assert (fingerprints.played, fingerprints.used, fingerprints.copies) == (3, 2, 1)
     palace = catalogue.sites[catalogue.by_key(catalogue.sites, "buckingham_palace")]
     assert (palace.hours, palace.limit) == (1, 6)
     minister = catalogue.crime[catalogue.by_key(catalogue.crime, "prime_minister")]
     assert minister.thread == "victim"
-    moran = catalogue.agents[catalogue.by_key(catalogue.agents, "moran")]
-    assert (moran.cost, moran.owner) == (1, MORIARTY)
 
 
 CATALOGUE = load()
 SITE_ID = {site.key: site.id for site in CATALOGUE.sites.values()}
 CRIME_ID = {card.key: card.id for card in CATALOGUE.crime.values()}
 CARD_ID = {card.key: card.id for card in CATALOGUE.influence.values()}
-AGENT_ID = {agent.key: agent.id for agent in CATALOGUE.agents.values()}

@@ -5,14 +5,15 @@ from __future__ import annotations
 from functools import cache
 
 from parlour.games.clashofminds.catalogue import CATALOGUE
+from parlour.games.clashofminds.hooks import MODES
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 
 @cache
 def catalogue_message() -> pb.Catalogue:
-    """Every card with its printed name, values and rule text."""
+    """Every card with its printed name, values and rule text, the modes' included."""
     c = CATALOGUE
-    return pb.Catalogue(
+    message = pb.Catalogue(
         sites=[
             pb.SiteInfo(id=s.id, name=s.name, hours=s.hours, limit=s.limit, text=s.text)
             for s in c.sites.values()
@@ -28,11 +29,10 @@ def catalogue_message() -> pb.Catalogue:
             )
             for k in c.influence.values()
         ],
-        agents=[
-            pb.AgentInfo(id=a.id, name=a.name, owner=a.owner, cost=a.cost, text=a.text)
-            for a in c.agents.values()
-        ],
         action_cards=[
             pb.ActionCardInfo(id=a.id, key=a.key, sides=a.sides) for a in c.actions.values()
         ],
     )
+    for mode in MODES.all:
+        mode.catalogue(message)
+    return message

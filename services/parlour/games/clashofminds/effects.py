@@ -1,8 +1,8 @@
 """Card effects as small named code keyed by catalogue key.
 
-Three families: an Influence Card's effect when used, a Crime Plan Card's
-effect when revealed, and an Agent's ability when activated. Effects that
-need a choice leave a PendingEffect (see targets.py).
+Two families: an Influence Card's effect when used and a Crime Plan Card's
+effect when revealed (a mode adds its own). Effects that need a choice leave
+a PendingEffect (see targets.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from parlour.games.clashofminds.table import (
     move_clock,
     opponent,
 )
-from parlour.games.clashofminds.targets import AGENT, INFLUENCE, fizzled, wait_or_fizzle
+from parlour.games.clashofminds.targets import INFLUENCE, fizzled, wait_or_fizzle
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 Effect = Callable[[pb.State, int, int, int], list[Emitted]]
@@ -83,45 +83,6 @@ def on_use(state: pb.State, seat: int, thread: int, index: int) -> list[Emitted]
     """Resolve the effect of the Influence Card just used."""
     card = state.threads[thread].sides[seat].cards[index].card
     return USE_EFFECTS[CATALOGUE.influence[card].key](state, seat, thread, index)
-
-
-# -- Agents: when activated ----------------------------------------------------------
-def _agent_draw_two(state: pb.State, seat: int) -> list[Emitted]:
-    """Mrs. Hudson / John Clay: draw 2 Influence Cards."""
-    return draw(state, seat, 2)
-
-
-def _agent_constant(state: pb.State, seat: int) -> list[Emitted]:
-    """Dr. Watson / Sebastian Moran / Inspector Lestrade act while in play (Summary)."""
-    return []
-
-
-def _milverton(state: pb.State, seat: int) -> list[Emitted]:
-    """Holmes discards 2 random cards from his hand."""
-    return discard_random(state, HOLMES, 2, "milverton") or fizzled(
-        seat, AGENT, state.players[seat].agent.agent)
-
-
-def _agent_targeted(state: pb.State, seat: int) -> list[Emitted]:
-    """Mycroft Holmes / Fred Porlock: choose a Crime Thread (a pending effect)."""
-    return wait_or_fizzle(state, seat, AGENT, state.players[seat].agent.agent, 0, 0)
-
-
-AGENT_ABILITIES: dict[str, Callable[[pb.State, int], list[Emitted]]] = {
-    "watson": _agent_constant,
-    "moran": _agent_constant,
-    "lestrade": _agent_constant,
-    "mrs_hudson": _agent_draw_two,
-    "john_clay": _agent_draw_two,
-    "milverton": _milverton,
-    "mycroft": _agent_targeted,
-    "porlock": _agent_targeted,
-}
-
-
-def on_activate(state: pb.State, seat: int) -> list[Emitted]:
-    """Resolve the ability of the Agent just activated."""
-    return AGENT_ABILITIES[CATALOGUE.agents[state.players[seat].agent.agent].key](state, seat)
 
 
 # -- Crime Plan Cards: when revealed -------------------------------------------------

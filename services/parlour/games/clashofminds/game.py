@@ -30,13 +30,13 @@ from parlour.games.clashofminds.catalogue import (
     HOLMES,
     MORIARTY,
 )
+from parlour.games.clashofminds.hooks import added, rules, words
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 Handler = Callable[[pb.State, int, pb.Action], list[Emitted]]
 
 DECISIONS = {
     pb.PHASE_PREPARING_CRIME: "arrange_crime",
-    pb.PHASE_AGENTS: "keep_or_replace_agent",
     pb.PHASE_INITIAL_SETUP: "place_setup_card",
     pb.PHASE_COURSE: "turn",
     pb.PHASE_FINAL_PLACEMENT: "place_action_card",
@@ -51,17 +51,13 @@ TURN_HANDLERS: dict[str, Handler] = {
     "add_support": lambda s, seat, a: turns.add_support(s, seat, a.add_support),
     "remove_support": lambda s, seat, a: turns.remove_support(s, seat, a.remove_support),
 }
-ACTIVATE: dict[str, Handler] = {
-    "activate_agent": lambda s, seat, a: turns.activate_agent(s, seat)}
 COURSE_HANDLERS: dict[str, Handler] = {
     **TURN_HANDLERS,
-    **ACTIVATE,
     "pass_mandatory": lambda s, seat, a: turns.pass_mandatory(s, seat),
     "end_turn": lambda s, seat, a: turns.end_turn(s, seat),
 }
 FINAL_HANDLERS: dict[str, Handler] = {
     **TURN_HANDLERS,
-    **ACTIVATE,
     "reveal_action_card": lambda s, seat, a: turns.reveal_action_card(
         s, seat, a.reveal_action_card),
     "skip_action": lambda s, seat, a: turns.skip_action(s, seat),
@@ -69,15 +65,11 @@ FINAL_HANDLERS: dict[str, Handler] = {
 HANDLERS: dict[int, dict[str, Handler]] = {
     pb.PHASE_PREPARING_CRIME: {
         "arrange_crime": lambda s, seat, a: setup.arrange_crime(s, a.arrange_crime)},
-    pb.PHASE_AGENTS: {
-        "keep_agent": lambda s, seat, a: rounds.keep_agent(s, seat),
-        "replace_agent": lambda s, seat, a: rounds.replace_agent(s, seat)},
     pb.PHASE_INITIAL_SETUP: {
         "place_setup_card": lambda s, seat, a: rounds.place_setup_card(
             s, seat, a.place_setup_card)},
     pb.PHASE_COURSE: COURSE_HANDLERS,
     pb.PHASE_FINAL_PLACEMENT: {
-        **ACTIVATE,
         "place_action_card": lambda s, seat, a: turns.place_action_card(
             s, seat, a.place_action_card)},
     pb.PHASE_FINAL_REVEAL: FINAL_HANDLERS,
@@ -85,6 +77,12 @@ HANDLERS: dict[int, dict[str, Handler]] = {
         "discard_card": lambda s, seat, a: summary.discard_from_hand(s, seat, a.discard_card),
         "keep_hand": lambda s, seat, a: summary.keep_hand(s, seat)},
 }
+#: The phases the modes add (installed by the import of MODES above): (decision, actions).
+PHASES = added("phases")
+DECISIONS |= {phase: kind for phase, (kind, _) in PHASES.items()}
+MOVES = added("moves")
+HANDLERS = {phase: {**HANDLERS.get(phase, {}), **MOVES.get(phase, {})}
+            for phase in [*HANDLERS, *(p for p in MOVES if p not in HANDLERS)]}
 DECK = sorted(CATALOGUE.deck())
 CRIME_CARDS = sorted(CATALOGUE.crime)
 SITES = sorted(CATALOGUE.sites)
@@ -92,14 +90,14 @@ TARGET_KINDS = {"move_card", "target_card", "target_thread", "discard_card"}
 
 
 class ClashOfMinds(Game):
-    """Clash of Minds: Holmes (seat 0) vs Moriarty (seat 1), with or without Agents."""
+    """Clash of Minds: Holmes (seat 0) vs Moriarty (seat 1), with or without its modes."""
 
     name = "clashofminds"
     display_name = "Clash of Minds: Holmes vs Moriarty"
     min_seats = 2
     max_seats = 2
-    reasons = reference.REASONS
-    decision_kinds = reference.DECISION_KINDS
+    reasons = {**reference.REASONS, **words("reasons")}
+    decision_kinds = {**reference.DECISION_KINDS, **words("decisions")}
     #: 2: only words changed since 1 (whose card, by seat; issue 43), so 1 plays unchanged.
     rules_version = 2
     plays_unchanged = frozenset({1})
@@ -109,7 +107,7 @@ class ClashOfMinds(Game):
         return setup.new_state(options, seats, seed)
 
     def variants(self) -> list[Variant]:
-        """The base game and the Additional Game Mode: Agent Cards Included."""
+        """The base game and its modes' variants."""
         return [Variant("standard", "Base game", pb.Options()), *MODES.variants()]
 
     def test_configurations(self) -> list[tuple[pb.Options, int]]:
@@ -132,9 +130,8 @@ class ClashOfMinds(Game):
         phase = state.phase
         if phase == pb.PHASE_PREPARING_CRIME:
             return setup.arrangements(state)
-        if phase == pb.PHASE_AGENTS:
-            return [pb.Action(keep_agent=pb.KeepAgent()),
-                    pb.Action(replace_agent=pb.ReplaceAgent())]
+        if phase in PHASES:
+            return PHASES[phase][1](state, seat)
         if phase == pb.PHASE_INITIAL_SETUP:
             return rounds.setup_placements(state, seat)
         if phase == pb.PHASE_FINAL_PLACEMENT:
@@ -187,13 +184,8 @@ class ClashOfMinds(Game):
                 placed[seat] += [card.card for card in cards]
                 distracted += sum(card.distracted for card in cards)
         for seat, player in enumerate(state.players):
-            cards = [*player.hand, *player.deck, *player.discard, *player.agent.supports]
+            cards = [*player.hand, *player.deck, *player.discard, *rules(state).supports(player)]
             assert sorted(cards + placed[seat]) == DECK, f"seat {seat} Influence Cards"
-            agents = [*player.agent_deck, *player.agent_discard]
-            agents += [player.agent.agent] if player.agent.in_play else []
-            agents += [player.drawn_agent] if player.drawn_agent else []
-            expected = MODES.rules(state.options).agents_of(seat)
-            assert sorted(agents) == expected, f"seat {seat} Agents"
             slots = [s.card for s in player.final_slots]
             assert len(set(slots)) == len(slots) <= 4, f"seat {seat} Action Cards"
         crime = [*state.crime_box, *state.crime_drawn, *(t.crime_card for t in state.threads)]
@@ -202,6 +194,7 @@ class ClashOfMinds(Game):
         assert state.distraction_supply + distracted == DISTRACTION_TOKENS, "Distraction Tokens"
         sites = [*state.site_deck, *state.site_discard, *([state.site] if state.site else [])]
         assert sorted(sites) == SITES, "Investigation Sites"
+        MODES.check(state)
 
     def resample_hidden(self, state: pb.State, seat: int | None, rng: Rng) -> pb.State:
         return views.resample_hidden(state, seat, rng)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from parlour.games.clashofminds.catalogue import AGENT_ID, CARD_ID, CATALOGUE, HOLMES, PERSON
+from parlour.games.clashofminds.catalogue import CARD_ID, CATALOGUE, PERSON
+from parlour.games.clashofminds.hooks import bonus
 from parlour.games.clashofminds.table import at_site
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
-#: The Agents whose ability gives +2 to threads holding a person-icon card.
-PERSON_BONUS_AGENTS = {HOLMES: AGENT_ID["watson"], 1: AGENT_ID["moran"]}
-PERSON_BONUS = 2
 #: Fingerprints: "All other Influence Cards in this Crime Thread have an Influence Value of 1."
 FINGERPRINTED_VALUE = 1
 
@@ -51,15 +49,9 @@ def has_person(state: pb.State, thread: int, seat: int) -> bool:
     )
 
 
-def agent_bonus(state: pb.State, thread: int, seat: int) -> int:
-    """Dr. Watson / Sebastian Moran: +2 where the side holds a person-icon card."""
-    agent = state.players[seat].agent
-    active = agent.in_play and agent.activated and agent.agent == PERSON_BONUS_AGENTS[seat]
-    return PERSON_BONUS if active and has_person(state, thread, seat) else 0
-
-
-def side_total(state: pb.State, thread: int, seat: int) -> int:
-    """A player's total Influence in one Crime Thread."""
+def side_total(state: pb.State | pb.View, thread: int, seat: int) -> int:
+    """A player's total Influence in one Crime Thread (in a State or a View), a mode's bonus
+    included."""
     cards = state.threads[thread].sides[seat].cards
     total = sum(card_value(state, thread, seat, i) for i in range(len(cards)))
-    return total + agent_bonus(state, thread, seat)
+    return total + bonus(state, thread, seat)

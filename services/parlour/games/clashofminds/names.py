@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from parlour.engine.text import seat
 from parlour.games.clashofminds.catalogue import CATALOGUE, CLOCK_HOURS
+from parlour.games.clashofminds.hooks import added
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 ROLES = ("Holmes", "Moriarty")
@@ -54,12 +55,6 @@ def crime(card: int) -> str:
     """A Crime Plan Card with its type: 'The Duchess (Victim)'."""
     spec = CATALOGUE.crime[card]
     return f"{spec.name} ({spec.thread.capitalize()})"
-
-
-def agent(card: int) -> str:
-    """An Agent Card with its Activation Cost: 'Dr. Watson (cost 1)'."""
-    spec = CATALOGUE.agents[card]
-    return f"{spec.name} (cost {spec.cost})"
 
 
 def action_card(card: int) -> str:
@@ -128,15 +123,30 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _spec(source: int, card: int):
+    """The catalogue entry of an effect's source: an Influence Card or a mode's component."""
+    if source == pb.EFFECT_SOURCE_INFLUENCE:
+        return CATALOGUE.influence[card]
+    return added("sources")[source].cards[card]
+
+
+def source_name(source: int, card: int) -> str:
+    """The name of the card (or a mode's component) whose effect acts."""
+    return _spec(source, card).name
+
+
+def source_detail(source: int, card: int) -> str:
+    """The printed text of the card (or a mode's component) whose effect acts."""
+    if source == pb.EFFECT_SOURCE_INFLUENCE:
+        return influence_detail(card)
+    return _spec(source, card).text
+
+
 def effect_source(effect: pb.PendingEffect) -> str:
-    """The name of the card or Agent whose effect waits for a target."""
-    if effect.source == pb.EFFECT_SOURCE_AGENT:
-        return CATALOGUE.agents[effect.card].name
-    return card_name(effect.card)
+    """The name of the card whose effect waits for a target."""
+    return source_name(effect.source, effect.card)
 
 
 def effect_key(effect: pb.PendingEffect) -> str:
-    """The catalogue key of the card or Agent whose effect waits."""
-    if effect.source == pb.EFFECT_SOURCE_AGENT:
-        return CATALOGUE.agents[effect.card].key
-    return CATALOGUE.influence[effect.card].key
+    """The catalogue key of the card whose effect waits."""
+    return _spec(effect.source, effect.card).key

@@ -6,31 +6,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parlour.engine.text import owner
+from parlour.games.clashofminds.hooks import words
 from parlour.games.clashofminds.names import (
     ACTION_NAMES,
-    agent,
     effect_key,
     effect_source,
     thread,
 )
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
-#: What an effect waiting for its owner's target asks, by the card's or Agent's key.
+#: What an effect waiting for its owner's target asks, by its card's key.
 TARGET_PROMPTS = {
     "street_urchin": "choose one of your other cards in play and the Crime Thread to move it to",
     "forged_letter": "choose one of your cards in another Crime Thread to swap places with it",
     "witness": "choose one of {rival_s} cards in {thread} to return to {rival_s} hand",
     "disguise": "choose one of {rival_s} used cards in {thread} to put a Distraction Token on",
     "telegram": "you drew 2 Influence Cards; choose a card from your hand to discard",
-    "mycroft": "choose a Crime Thread whose face-down Crime Plan Card you look at",
-    "porlock": "choose a Crime Thread to remove its Deduction Token",
 }
 
 
 def _effect(view: pb.View, me: int) -> str:
     effect = view.effect
     rival = 1 - me
-    asked = TARGET_PROMPTS.get(effect_key(effect), "choose its target").format(
+    asked = {**TARGET_PROMPTS, **words("target_prompts")}.get(
+        effect_key(effect), "choose its target").format(
         rival_s=owner(rival), thread=thread(effect.thread))
     return f"{effect_source(effect)}: {asked}."
 
@@ -48,8 +47,7 @@ def _turn(view: pb.View, me: int, kinds: set[str]) -> str:
     parts = [head]
     if "play_influence" in kinds or "pass_mandatory" in kinds:
         parts.append("the Mandatory card puts an Influence Card into play and must be used")
-    if "activate_agent" in kinds:
-        parts.append("your Agent can be activated")
+    parts += [note for kind, note in words("turn_notes").items() if kind in kinds]
     if "end_turn" in kinds:
         parts.append("end the turn when you are done" if left else "end the turn")
     last = " This is the last turn before the Final Turn." if view.last_turn else ""
@@ -77,9 +75,9 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
     if phase == pb.PHASE_PREPARING_CRIME:
         return ("Preparing the Crime: you are Moriarty; lay the three Crime Plan Cards you "
                 "drew face down, one per Crime Thread, in the order you choose.")
-    if phase == pb.PHASE_AGENTS:
-        return (f"Start of the Investigation: keep your Agent {agent(mine.agent.agent)} or "
-                f"replace it with {agent(mine.drawn_agent)}, just drawn.")
+    added_prompt = words("prompts").get(phase)
+    if added_prompt is not None:
+        return added_prompt(view, me)
     if phase == pb.PHASE_INITIAL_SETUP:
         return (f"Initial Setup: place an Influence Card from your hand face down in a Crime "
                 f"Thread ({mine.setup_left} still to place; they are revealed together).")

@@ -4,7 +4,6 @@
 REASONS = {
     "ACTION_CARD_NOT_AVAILABLE": "That Action Card is already placed or cannot be placed now.",
     "ACTION_CARD_NOT_PLACED": "You have no such face-down Action Card to reveal.",
-    "AGENT_NOT_READY": "No Agent of yours has reached its Activation Cost.",
     "CARD_NOT_IN_HAND": "The card named is not in your hand.",
     "CARD_NOT_USABLE": "You have no unused Influence Card at that place.",
     "CHOOSE_EFFECT_TARGET": "A card effect is waiting for its target; answer it first.",
@@ -21,7 +20,6 @@ REASONS = {
     "NOT_A_TARGET": "That is not a legal target for the pending effect.",
     "NOT_ON_THIS_CARD": "The Action Card does not show the action named.",
     "NOT_THE_DRAWN_CARDS": "Arrange exactly the three Crime Plan Cards you drew.",
-    "NO_AGENT_TO_SUPPORT": "You have no unactivated Agent for that Support Card.",
     "NO_SUCH_THREAD": "There is no Crime Thread with that number.",
     "RESOLVE_REVEALED_CARD": "Use or skip the revealed Action Card first.",
     "WRONG_PHASE": "That move is not possible in this phase of the round.",
@@ -30,7 +28,6 @@ REASONS = {
 
 DECISION_KINDS = {
     "arrange_crime": "Moriarty arranges the three drawn Crime Plan Cards into threads.",
-    "keep_or_replace_agent": "Keep the Agent drawn or replace it.",
     "place_setup_card": "Place a setup Influence Card face down.",
     "turn": "Take a turn of the Course of the Investigation.",
     "choose_target": "Choose the target of a card effect.",

@@ -1,4 +1,4 @@
-"""Start of the Investigation: the site, Initiating Contacts, Agents, Initial Setup."""
+"""Start of the Investigation: the site, Initiating Contacts, Initial Setup."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def order_of_play(state: pb.State) -> tuple[int, int]:
 
 def start_round(state: pb.State) -> list[Emitted]:
     """Start of the Investigation: reveal a site, add its hours, draw to 5, then a mode's step
-    (Agents) or Initial Setup."""
+    or Initial Setup."""
     state.round += 1
     events: list[Emitted] = []
     if not state.site_deck:
@@ -40,56 +40,6 @@ def start_round(state: pb.State) -> list[Emitted]:
         events += draw_up_to(state, seat, initiating=True)
     after = rules(state).after_contacts(state)
     return events + (begin_setup(state) if after is None else after)
-
-
-# -- Agent mode: one Agent in play per player ---------------------------------------------
-def continue_agents(state: pb.State, position: int) -> list[Emitted]:
-    """Each player in order draws one Agent; one who already has an Agent keeps one of two."""
-    events: list[Emitted] = []
-    for seat in order_of_play(state)[position:]:
-        player = state.players[seat]
-        if not player.agent_deck:
-            continue
-        if player.agent.in_play:
-            player.drawn_agent = player.agent_deck.pop()
-            state.phase = pb.PHASE_AGENTS
-            state.turn = seat
-            return events + agent_drawn(seat, player.drawn_agent)
-        player.agent.agent = player.agent_deck.pop()
-        player.agent.in_play = True
-        player.agent.activated = False
-        events += agent_drawn(seat, player.agent.agent)
-    return events + begin_setup(state)
-
-
-def agent_drawn(seat: int, agent: int) -> list[Emitted]:
-    """The draw of a face-down Agent: its name only in the owner's copy."""
-    return [
-        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat)), hidden_from=only(seat)),
-        Emitted(pb.Event(agent_drawn=pb.AgentDrawn(seat=seat, agent=agent)), to=only(seat)),
-    ]
-
-
-def keep_agent(state: pb.State, seat: int) -> list[Emitted]:
-    """Leave the Agent in play; the one just drawn goes face up onto the Agent discard pile."""
-    player = state.players[seat]
-    rejected = player.drawn_agent
-    player.agent_discard.append(rejected)
-    player.drawn_agent = 0
-    events = [Emitted(pb.Event(agent_kept=pb.AgentKept(seat=seat))),
-              Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(seat=seat, agent=rejected)))]
-    return events + continue_agents(state, order_of_play(state).index(seat) + 1)
-
-
-def replace_agent(state: pb.State, seat: int) -> list[Emitted]:
-    """Discard the Agent in play (face up); the one just drawn takes its place and Supports."""
-    player = state.players[seat]
-    old = player.agent.agent
-    player.agent_discard.append(old)
-    player.agent.agent = player.drawn_agent
-    player.drawn_agent = 0
-    events = [Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(seat=seat, agent=old)))]
-    return events + continue_agents(state, order_of_play(state).index(seat) + 1)
 
 
 # -- Initial Setup ----------------------------------------------------------------------

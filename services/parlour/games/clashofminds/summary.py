@@ -5,8 +5,6 @@ from __future__ import annotations
 from parlour.engine.game import Emitted
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds.catalogue import (
-    AGENT_ID,
-    CATALOGUE,
     CLOCK_HOURS,
     CRIME_ID,
     HOLMES,
@@ -14,6 +12,7 @@ from parlour.games.clashofminds.catalogue import (
     THREADS,
 )
 from parlour.games.clashofminds.effects import reveal_crime
+from parlour.games.clashofminds.hooks import rules
 from parlour.games.clashofminds.influence import side_total
 from parlour.games.clashofminds.rounds import order_of_play, start_round
 from parlour.games.clashofminds.table import (
@@ -40,10 +39,7 @@ def conclude(state: pb.State) -> list[Emitted]:
             events += holmes_advantage(state, thread, holmes - moriarty)
         elif moriarty > holmes:
             events += moriarty_advantage(state, thread, moriarty - holmes)
-    agent = state.players[HOLMES].agent
-    if agent.in_play and agent.activated and agent.agent == AGENT_ID["lestrade"]:
-        events.append(move_clock(state, -1, "lestrade"))
-    return events + check_winner(state)
+    return events + rules(state).after_conclusion(state) + check_winner(state)
 
 
 def holmes_advantage(state: pb.State, thread: int, advantage: int) -> list[Emitted]:
@@ -91,7 +87,7 @@ def check_winner(state: pb.State) -> list[Emitted]:
 
 
 def archive_table(state: pb.State) -> list[Emitted]:
-    """Influence Cards in play go to discard piles; Supports stay; activated Agents leave."""
+    """Influence Cards in play go to discard piles; Supports stay; then a mode's part."""
     events: list[Emitted] = []
     for seat in (HOLMES, MORIARTY):
         player = state.players[seat]
@@ -106,25 +102,9 @@ def archive_table(state: pb.State) -> list[Emitted]:
         player.discard.extend(gone)
         if gone:
             events.append(discarded(seat, gone, "archiving"))
-        if player.agent.in_play and player.agent.activated:
-            events += discard_activated_agent(player, seat)
+        events += rules(state).archive(state, seat)
     state.phase = pb.PHASE_ARCHIVING
     state.turn = state.first_player
-    return events
-
-
-def discard_activated_agent(player: pb.Player, seat: int) -> list[Emitted]:
-    """The activated Agent and the Supports used to activate it (its cost, the first placed)
-    are discarded; any further Supports stay in the Agent's place for the next Agent."""
-    agent = player.agent
-    cost = CATALOGUE.agents[agent.agent].cost
-    used, surplus = list(agent.supports[:cost]), list(agent.supports[cost:])
-    player.agent_discard.append(agent.agent)
-    events = [Emitted(pb.Event(agent_discarded=pb.AgentDiscarded(seat=seat, agent=agent.agent)))]
-    if used:
-        player.discard.extend(used)
-        events.append(discarded(seat, used, "agent_activation"))
-    player.agent.CopyFrom(pb.Agent(supports=surplus))
     return events
 
 

@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 from parlour.engine.game import Emitted, IllegalAction
-from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
-from parlour.games.clashofminds.table import discarded, only, opponent
+from parlour.games.clashofminds.catalogue import CATALOGUE, THREADS
+from parlour.games.clashofminds.hooks import added
+from parlour.games.clashofminds.table import discarded, opponent
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
 INFLUENCE = pb.EFFECT_SOURCE_INFLUENCE
-AGENT = pb.EFFECT_SOURCE_AGENT
 
 
 def fizzled(seat: int, source: int, card: int) -> list[Emitted]:
@@ -33,7 +33,8 @@ def wait_or_fizzle(
 
 def effect_key(effect: pb.PendingEffect) -> str:
     """The catalogue key of a pending effect's source."""
-    table = CATALOGUE.influence if effect.source == INFLUENCE else CATALOGUE.agents
+    table = CATALOGUE.influence if effect.source == INFLUENCE else added("sources")[
+        effect.source].cards
     return table[effect.card].key
 
 
@@ -42,6 +43,8 @@ def targets(state: pb.State) -> list[pb.Action]:
     effect = state.effect
     seat, thread, index = effect.seat, effect.thread, effect.index
     key = effect_key(effect)
+    if effect.source != INFLUENCE:
+        return added("sources")[effect.source].targets[key](state)
     own = [(t, i, c) for t in range(THREADS)
            for i, c in enumerate(state.threads[t].sides[seat].cards) if not c.support]
     rivals = list(enumerate(state.threads[thread].sides[opponent(seat)].cards))
@@ -63,12 +66,6 @@ def targets(state: pb.State) -> list[pb.Action]:
     if key == "telegram":
         return [pb.Action(discard_card=pb.DiscardCard(card=c))
                 for c in sorted(set(state.players[seat].hand))]
-    if key == "mycroft":
-        return [pb.Action(target_thread=pb.TargetThread(thread=t))
-                for t, ct in enumerate(state.threads) if not ct.revealed and not ct.seen_by_holmes]
-    if key == "porlock":
-        return [pb.Action(target_thread=pb.TargetThread(thread=t))
-                for t, ct in enumerate(state.threads) if ct.deduction_token]
     raise AssertionError(f"no targets for {key}")
 
 
@@ -79,7 +76,9 @@ def resolve(state: pb.State, action: pb.Action) -> list[Emitted]:
     effect = pb.PendingEffect()
     effect.CopyFrom(state.effect)
     state.ClearField("effect")
-    return RESOLVERS[effect_key(effect)](state, effect, action)
+    resolvers = RESOLVERS if effect.source == INFLUENCE else added("sources")[
+        effect.source].resolvers
+    return resolvers[effect_key(effect)](state, effect, action)
 
 
 def _move(state: pb.State, effect: pb.PendingEffect, action: pb.Action) -> list[Emitted]:
@@ -145,34 +144,10 @@ def _telegram_discard(
     return [discarded(effect.seat, [action.discard_card.card], "telegram")]
 
 
-def _look(state: pb.State, effect: pb.PendingEffect, action: pb.Action) -> list[Emitted]:
-    """Mycroft Holmes: Holmes looks at a face-down Crime Plan Card."""
-    thread = action.target_thread.thread
-    crime_thread = state.threads[thread]
-    crime_thread.seen_by_holmes = True
-    return [
-        Emitted(
-            pb.Event(crime_card_seen=pb.CrimeCardSeen(thread=thread)), hidden_from=only(HOLMES)
-        ),
-        Emitted(pb.Event(crime_card_seen=pb.CrimeCardSeen(
-            thread=thread, crime_card=crime_thread.crime_card)), to=only(HOLMES)),
-    ]
-
-
-def _unmask(state: pb.State, effect: pb.PendingEffect, action: pb.Action) -> list[Emitted]:
-    """Fred Porlock: a Deduction Token goes back to the supply."""
-    thread = action.target_thread.thread
-    state.threads[thread].deduction_token = False
-    state.deduction_supply += 1
-    return [Emitted(pb.Event(deduction_token_removed=pb.DeductionTokenRemoved(thread=thread)))]
-
-
 RESOLVERS = {
     "street_urchin": _move,
     "forged_letter": _swap,
     "witness": _return,
     "disguise": _distract,
     "telegram": _telegram_discard,
-    "mycroft": _look,
-    "porlock": _unmask,
 }

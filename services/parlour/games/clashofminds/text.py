@@ -23,16 +23,15 @@ from collections.abc import Callable, Sequence
 from parlour.engine.text import item, owner, seat, section, table
 from parlour.engine.v1.table_pb2 import TableItem, TableSection, TableText
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
+from parlour.games.clashofminds.hooks import player_lines, words
 from parlour.games.clashofminds.influence import side_total
 from parlour.games.clashofminds.names import (
     ACTION_NAMES,
     action_card,
     action_detail,
-    agent,
     card_name,
     crime,
     effect_key,
-    effect_source,
     hours_line,
     influence,
     influence_detail,
@@ -41,6 +40,8 @@ from parlour.games.clashofminds.names import (
     placed_on,
     plural,
     role,
+    source_detail,
+    source_name,
     thread,
     who,
 )
@@ -55,7 +56,6 @@ RESULTS = {
 }
 PHASES = {
     pb.PHASE_PREPARING_CRIME: "Preparing the Crime",
-    pb.PHASE_AGENTS: "Start of the Investigation: the Agents",
     pb.PHASE_INITIAL_SETUP: "Initial Setup",
     pb.PHASE_COURSE: "Course of the Investigation",
     pb.PHASE_FINAL_PLACEMENT: "Final Turn: placing Action Cards",
@@ -66,7 +66,7 @@ PHASES = {
 #: What moved the clock (ClockMoved.cause), in the rulebook's words.
 CLOCK_CAUSES = {
     "site": "the Investigation Site", "moriarty_advantage": "Moriarty's Advantage",
-    "duchess": "The Duchess", "dynamite": "The Dynamite", "lestrade": "Inspector Lestrade",
+    "duchess": "The Duchess", "dynamite": "The Dynamite",
 }
 #: Why cards went to a discard pile (CardsDiscarded.cause), as the end of the line.
 DISCARD_CAUSES = {
@@ -74,8 +74,6 @@ DISCARD_CAUSES = {
     "cipher": "from the top of the Influence Deck because of Cipher",
     "telegram": "for Telegram", "prime_minister": "from the table for The Prime Minister",
     "kidnapping": "from the table because of Kidnapping", "poison": "because of The Poison",
-    "milverton": "because of Charles Augustus Milverton",
-    "agent_activation": "from under the activated Agent",
 }
 # -- labels ------------------------------------------------------------------------------
 Label = Callable[[pb.View, int, object], str]
@@ -83,11 +81,6 @@ Label = Callable[[pb.View, int, object], str]
 
 def _side(view: pb.View, t: int, owner: int) -> pb.Side:
     return view.threads[t].sides[owner]
-
-
-def _own_agent(view: pb.View, viewer: int) -> str:
-    shown = view.players[viewer].agent
-    return f"your Agent {agent(shown.agent)}" if shown.agent else "your Agent"
 
 
 def _slot(view: pb.View, viewer: int, card: int) -> pb.FinalSlot:
@@ -110,29 +103,14 @@ def _target_card(view: pb.View, viewer: int, a: pb.TargetCard) -> str:
     return f"put a Distraction Token on {target} in {thread(a.thread)} (Disguise)"
 
 
-def _target_thread(view: pb.View, viewer: int, a: pb.TargetThread) -> str:
-    if effect_key(view.effect) == "porlock":
-        return f"remove the Deduction Token from {thread(a.thread)} (Fred Porlock)"
-    return f"look at the face-down Crime Plan Card of {thread(a.thread)} (Mycroft Holmes)"
-
-
 def _support(view: pb.View, viewer: int, a: pb.AddSupport) -> str:
-    where = _own_agent(view, viewer) if a.under_agent else thread(a.thread)
-    return (f"add {influence(a.card)} as a Support Card {'under' if a.under_agent else 'in'} "
-            f"{where} with {action_card(a.action_card)}")
-
-
-def _agents(view: pb.View, viewer: int, keep: bool) -> str:
-    mine = view.players[viewer]
-    now, drawn = agent(mine.agent.agent), agent(mine.drawn_agent)
-    return f"keep {now} and discard {drawn}" if keep else f"replace {now} with {drawn}"
+    return (f"add {influence(a.card)} as a Support Card in {thread(a.thread)} "
+            f"with {action_card(a.action_card)}")
 
 
 LABELS: dict[str, Label] = {
     "arrange_crime": lambda v, s, a: "lay out " + ", ".join(
         f"{crime(c)} as {thread(t)}" for t, c in enumerate(a.order)),
-    "keep_agent": lambda v, s, a: _agents(v, s, keep=True),
-    "replace_agent": lambda v, s, a: _agents(v, s, keep=False),
     "place_setup_card": lambda v, s, a: (
         f"place {influence(a.card)} face down in {thread(a.thread)}"),
     "play_influence": lambda v, s, a: f"put {influence(a.card)} into play in {thread(a.thread)}",
@@ -145,7 +123,6 @@ LABELS: dict[str, Label] = {
     "remove_support": lambda v, s, a: (
         f"discard {placed_on(_side(v, a.thread, s), a.index)} from {thread(a.thread)} "
         f"(The Prime Minister) with {action_card(a.action_card)}"),
-    "activate_agent": lambda v, s, a: f"reveal and activate {_own_agent(v, s)}",
     "end_turn": lambda v, s, a: "end the turn",
     "place_action_card": lambda v, s, a: (
         f"place {action_card(a.card)} face down in {thread(a.thread)}"),
@@ -157,7 +134,7 @@ LABELS: dict[str, Label] = {
         f"move {placed_on(_side(v, a.thread, s), a.index)} from {thread(a.thread)} to "
         f"{thread(a.to_thread)} (Street Urchin)"),
     "target_card": _target_card,
-    "target_thread": _target_thread,
+    "target_thread": lambda v, s, a: f"choose {thread(a.thread)}",
     "discard_card": lambda v, s, a: (
         f"discard {influence(a.card)} for Telegram" if v.HasField("effect")
         else f"discard {influence(a.card)} from your hand"),
@@ -167,10 +144,11 @@ LABELS: dict[str, Label] = {
 
 def label_actions(view: pb.View, viewer: int, actions: Sequence[pb.Action]) -> list[str]:
     """Each legal action's label, from the viewer's View alone."""
+    table = {**LABELS, **words("labels")}
     labels = []
     for action in actions:
         kind = action.WhichOneof("kind")
-        labels.append(LABELS[kind](view, viewer, getattr(action, kind)))
+        labels.append(table[kind](view, viewer, getattr(action, kind)))
     return labels
 
 
@@ -181,20 +159,16 @@ def _nth(index: int) -> str:
 
 ACTIONS: dict[str, Callable[[object], str]] = {
     "arrange_crime": lambda a: "lay out the Crime Plan face down",
-    "keep_agent": lambda a: "keep the Agent in play",
-    "replace_agent": lambda a: "replace the Agent in play with the one just drawn",
     "place_setup_card": lambda a: f"place an Influence Card face down in {thread(a.thread)}",
     "play_influence": lambda a: f"put {influence(a.card)} into play in {thread(a.thread)}",
     "pass_mandatory": lambda a: "use the Mandatory card with nothing to put into play",
     "draw_influence": lambda a: f"draw one Influence Card with {action_card(a.action_card)}",
     "use_influence": lambda a: (f"use {_nth(a.index)} on its side of {thread(a.thread)} with "
                                 f"{action_card(a.action_card)}"),
-    "add_support": lambda a: "add a Support Card " + (
-        "under the Agent" if a.under_agent else f"in {thread(a.thread)}")
-        + f" with {action_card(a.action_card)}",
+    "add_support": lambda a: (f"add a Support Card in {thread(a.thread)} with "
+                              f"{action_card(a.action_card)}"),
     "remove_support": lambda a: (f"discard {_nth(a.index)} (a Support Card) of "
                                  f"{thread(a.thread)} for The Prime Minister"),
-    "activate_agent": lambda a: "reveal and activate the Agent",
     "end_turn": lambda a: "end the turn",
     "place_action_card": lambda a: f"place an Action Card face down in {thread(a.thread)}",
     "reveal_action_card": lambda a: f"reveal {action_card(a.card)}",
@@ -219,7 +193,7 @@ def describe_action(action: pb.Action) -> str:
     """One line for an action out of context; it names no card that is still secret (the
     Crime Plan order, face-down cards and Supports), so anyone may read it."""
     kind = action.WhichOneof("kind")
-    return ACTIONS[kind](getattr(action, kind)) if kind else "nothing"
+    return {**ACTIONS, **words("actions")}[kind](getattr(action, kind)) if kind else "nothing"
 
 
 # -- events ------------------------------------------------------------------------------
@@ -228,7 +202,7 @@ def _names(cards: Sequence[int]) -> str:
 
 
 def _clock(e: pb.ClockMoved) -> str:
-    cause = CLOCK_CAUSES.get(e.cause, e.cause)
+    cause = {**CLOCK_CAUSES, **words("clock_causes")}.get(e.cause, e.cause)
     if e.delta == 0:
         return f"The clock stayed at 12 o'clock ({cause})"
     way = "forward" if e.delta > 0 else "back"
@@ -247,16 +221,17 @@ def _concluded(e: pb.ThreadConcluded) -> str:
     return f"{thread(e.thread)} summed up: Holmes {e.holmes}, Moriarty {e.moriarty}, {verdict}"
 
 
+def _discard_cause(cause: str) -> str:
+    return {**DISCARD_CAUSES, **words("discard_causes")}.get(cause, cause)
+
+
 def _fizzled(e: pb.EffectFizzled) -> str:
-    source = (card_name(e.card) if e.source == pb.EFFECT_SOURCE_INFLUENCE
-              else CATALOGUE.agents[e.card].name)
-    return f"{owner(e.seat)} {source} had nothing to act on"
+    return f"{owner(e.seat)} {source_name(e.source, e.card)} had nothing to act on"
 
 
 def _support_added(e: pb.SupportAdded) -> str:
     what = f"{card_name(e.card)} as a Support Card" if e.card else "a Support Card"
-    return f"{seat(e.seat)} added {what} " + (
-        "under the Agent" if e.under_agent else f"in {thread(e.thread)}")
+    return f"{seat(e.seat)} added {what} in {thread(e.thread)}"
 
 
 EVENTS: dict[str, Callable[[object], str]] = {
@@ -271,10 +246,6 @@ EVENTS: dict[str, Callable[[object], str]] = {
     "cards_drawn": _drawn,
     "deck_reshuffled": lambda e: (f"{seat(e.seat)} shuffled the discard pile into a new "
                                   f"Influence Deck of {plural(e.size, 'card')}"),
-    "agent_drawn": lambda e: f"{seat(e.seat)} drew " + (
-        f"{agent(e.agent)} face down" if e.agent else "an Agent face down"),
-    "agent_kept": lambda e: f"{seat(e.seat)} kept the Agent in play",
-    "agent_discarded": lambda e: f"{seat(e.seat)} discarded the Agent {agent(e.agent)}",
     "setup_card_placed": lambda e: f"{seat(e.seat)} placed " + (
         card_name(e.card) if e.card else "an Influence Card") + f" face down in {thread(e.thread)}",
     "setup_card_revealed": lambda e: (f"{seat(e.seat)} turned up {card_name(e.card)} in "
@@ -287,7 +258,7 @@ EVENTS: dict[str, Callable[[object], str]] = {
                             f"(used value {CATALOGUE.influence[e.card].used})"),
     "support_added": _support_added,
     "cards_discarded": lambda e: (f"{seat(e.seat)} discarded {_names(e.cards)} "
-                                  f"{DISCARD_CAUSES.get(e.cause, e.cause)}"),
+                                  f"{_discard_cause(e.cause)}"),
     "card_moved": lambda e: (f"{seat(e.seat)} moved {card_name(e.card)} from "
                              f"{thread(e.from_thread)} to {thread(e.to_thread)}"),
     "card_returned": lambda e: (f"{owner(e.seat)} {card_name(e.card)} went back from "
@@ -295,7 +266,6 @@ EVENTS: dict[str, Callable[[object], str]] = {
     "card_distracted": lambda e: (f"{owner(e.seat)} {card_name(e.card)} in {thread(e.thread)} "
                                   "got a Distraction Token"),
     "effect_fizzled": _fizzled,
-    "agent_activated": lambda e: f"{seat(e.seat)} revealed and activated {agent(e.agent)}",
     "crime_card_seen": lambda e: f"{seat(HOLMES)} looked at the Crime Plan Card of " + (
         f"{thread(e.thread)}: {crime(e.crime_card)}" if e.crime_card else thread(e.thread)),
     "deduction_token_removed": lambda e: f"The Deduction Token left {thread(e.thread)}",
@@ -320,13 +290,13 @@ EVENTS: dict[str, Callable[[object], str]] = {
 def describe_event(event: pb.Event) -> str:
     """One past-tense line for an event."""
     kind = event.WhichOneof("kind")
-    return EVENTS[kind](getattr(event, kind)) if kind else "Nothing happened"
+    return {**EVENTS, **words("events")}[kind](getattr(event, kind)) if kind else "Nothing happened"
 
 
 # -- the table ---------------------------------------------------------------------------
 def describe_view(view: pb.View, viewer: int | None) -> TableText:
     """The View in the rulebook's words: the investigation, the Crime Threads, your hand, and
-    each player's cards, Action Cards and Agent."""
+    each player's cards and Action Cards, and a mode's components."""
     return table(
         _investigation(view),
         _drawn_crime(view),
@@ -349,14 +319,13 @@ def _investigation(view: pb.View) -> TableSection:
         items.append(RESULTS[view.result])
     else:
         last = ", the last turn before the Final Turn" if view.last_turn else ""
-        items.append(f"{PHASES[view.phase]}{last}: waiting for {who(view.turn)}")
+        phase = {**PHASES, **words("phases")}[view.phase]
+        items.append(f"{phase}{last}: waiting for {who(view.turn)}")
     if view.HasField("effect"):
         effect = view.effect
-        detail = (CATALOGUE.agents[effect.card].text if effect.source == pb.EFFECT_SOURCE_AGENT
-                  else influence_detail(effect.card))
         items.append(item(f"Waiting for {who(effect.seat)} to choose a target for "
-                          f"{effect_source(effect)}",
-                          detail))
+                          f"{source_name(effect.source, effect.card)}",
+                          source_detail(effect.source, effect.card)))
     items.append(f"First Player: {who(view.first_player)}")
     earlier = ", ".join(CATALOGUE.sites[s].name for s in view.site_discard)
     items.append(f"Investigation Site Deck: {plural(view.site_deck_size, 'card')}"
@@ -434,31 +403,5 @@ def _player(view: pb.View, n: int, viewer: int | None) -> TableSection:
             "; ".join(action_detail(c) for c in ACTION_CARDS)))
     if shown.discard:
         items.append(f"Discard pile: {_names(shown.discard)}")
-    items += _agent_lines(view, n, viewer)
+    items += player_lines(view, n, viewer)
     return section(who(n), items)
-
-
-def _agent_lines(view: pb.View, n: int, viewer: int | None) -> list[TableItem | str]:
-    shown = view.players[n]
-    spec = shown.agent
-    lines: list[TableItem | str] = []
-    supports = plural(len(spec.supports), "Support Card")
-    if spec.supports and all(spec.supports):
-        supports += f": {_names(spec.supports)}"
-    if spec.in_play:
-        state = "activated" if spec.activated else "face down"
-        name = f"{agent(spec.agent)}, {state}" if spec.agent else state
-        text = CATALOGUE.agents[spec.agent].text if spec.agent else ""
-        lines.append(item(f"Agent: {name}; under it {supports}", text))
-    elif spec.supports:
-        lines.append(f"Waiting in the Agent's place for the next Agent: {supports}")
-    if shown.drawn_agent:
-        lines.append(item(f"Agent just drawn: {agent(shown.drawn_agent)}: keep one of the two",
-                          CATALOGUE.agents[shown.drawn_agent].text))
-    if n == viewer and view.own_agent_deck:
-        lines.append("Agent Deck: " + ", ".join(agent(a) for a in view.own_agent_deck))
-    elif shown.agent_deck_size:
-        lines.append(f"Agent Deck: {plural(shown.agent_deck_size, 'card')}")
-    if shown.agent_discard:
-        lines.append("Discarded Agents: " + ", ".join(agent(a) for a in shown.agent_discard))
-    return lines

@@ -13,6 +13,7 @@ from parlour.engine.game import Emitted, IllegalAction
 from parlour.engine.zones import remove_one
 from parlour.games.clashofminds import effects
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, THREADS
+from parlour.games.clashofminds.hooks import rules
 from parlour.games.clashofminds.rounds import order_of_play, start_turn
 from parlour.games.clashofminds.summary import conclude
 from parlour.games.clashofminds.table import (
@@ -149,12 +150,6 @@ def use_influence(state: pb.State, seat: int, action: pb.UseInfluence) -> list[E
     return events + effects.on_use(state, seat, action.thread, action.index)
 
 
-def agent_open(state: pb.State, seat: int) -> bool:
-    """Whether the player has an unactivated Agent to put Supports under."""
-    agent = state.players[seat].agent
-    return agent.in_play and not agent.activated
-
-
 def keeps_last_card(state: pb.State, seat: int, ctx: Context) -> bool:
     """"During his turn the player must place one Influence Card": the last card in hand
     cannot become a Support while the Mandatory Action could still put it into play."""
@@ -162,25 +157,21 @@ def keeps_last_card(state: pb.State, seat: int, ctx: Context) -> bool:
             and can_play(state, seat))
 
 
-def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitted]:
-    """Optional action: a card from hand goes face down as a Support Card (value 1)."""
+def support_context(state: pb.State, seat: int, action: pb.AddSupport) -> Context:
+    """What every Add one Support Card checks first: its Action Card, and the last card in
+    hand kept for the Mandatory Action."""
     ctx = context(state, seat)
     _require_card(ctx, action.action_card, "support")
-    player = state.players[seat]
     if keeps_last_card(state, seat, ctx):
         raise IllegalAction("KEEP_A_CARD_TO_PLAY", "your last card must go into play first")
-    if action.under_agent:
-        if ctx.final or not agent_open(state, seat):
-            raise IllegalAction("NO_AGENT_TO_SUPPORT", "you have no unactivated Agent for it")
-    else:
-        _require_thread(ctx, action.thread)
-    remove_one(player.hand, action.card, "CARD_NOT_IN_HAND")
-    if action.under_agent:
-        player.agent.supports.append(action.card)
-    else:
-        state.threads[action.thread].sides[seat].cards.add(card=action.card, support=True)
-    where = pb.SupportAdded(seat=seat, thread=0 if action.under_agent else action.thread,
-                            under_agent=action.under_agent)
+    return ctx
+
+
+def supported(
+    state: pb.State, seat: int, ctx: Context, action: pb.AddSupport, where: pb.SupportAdded
+) -> list[Emitted]:
+    """A Support Card placed: its Action Card used; where it went for all, the card for its
+    owner."""
     secret = pb.SupportAdded()
     secret.CopyFrom(where)
     secret.card = action.card
@@ -188,6 +179,16 @@ def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitt
         Emitted(pb.Event(support_added=where), hidden_from=only(seat)),
         Emitted(pb.Event(support_added=secret), to=only(seat)),
     ]
+
+
+def add_support(state: pb.State, seat: int, action: pb.AddSupport) -> list[Emitted]:
+    """Optional action: a card from hand goes face down into a thread as a Support Card
+    (value 1)."""
+    ctx = support_context(state, seat, action)
+    _require_thread(ctx, action.thread)
+    remove_one(state.players[seat].hand, action.card, "CARD_NOT_IN_HAND")
+    state.threads[action.thread].sides[seat].cards.add(card=action.card, support=True)
+    return supported(state, seat, ctx, action, pb.SupportAdded(seat=seat, thread=action.thread))
 
 
 def remove_support(state: pb.State, seat: int, action: pb.RemoveSupport) -> list[Emitted]:
@@ -205,34 +206,6 @@ def remove_support(state: pb.State, seat: int, action: pb.RemoveSupport) -> list
     state.players[seat].discard.append(card)
     return _mark_used(state, seat, ctx, action.action_card) + [
         discarded(seat, [card], "prime_minister")]
-
-
-#: Phases with a player's turn, where an Agent may be activated (the Final Turn included).
-TURN_PHASES = (pb.PHASE_COURSE, pb.PHASE_FINAL_PLACEMENT, pb.PHASE_FINAL_REVEAL)
-
-
-def can_activate(state: pb.State, seat: int) -> bool:
-    """Whether the Agent has enough Supports under it and may be activated now."""
-    agent = state.players[seat].agent
-    return (
-        state.phase in TURN_PHASES and state.turn == seat and not state.HasField("effect")
-        and agent_open(state, seat) and len(agent.supports) >= CATALOGUE.agents[agent.agent].cost
-    )
-
-
-def activation(state: pb.State, seat: int) -> list[pb.Action]:
-    """The Agent activation, when it is possible now."""
-    return [pb.Action(activate_agent=pb.ActivateAgent())] if can_activate(state, seat) else []
-
-
-def activate_agent(state: pb.State, seat: int) -> list[Emitted]:
-    """Reveal the Agent and activate its ability (on your own turn, the Final Turn included)."""
-    if not can_activate(state, seat):
-        raise IllegalAction("AGENT_NOT_READY", "no Agent whose Activation Cost is reached")
-    agent = state.players[seat].agent
-    agent.activated = True
-    events = [Emitted(pb.Event(agent_activated=pb.AgentActivated(seat=seat, agent=agent.agent)))]
-    return events + effects.on_activate(state, seat)
 
 
 def count_empty_turns(state: pb.State, seat: int) -> int:
@@ -368,7 +341,7 @@ def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
                 actions += [pb.Action(remove_support=pb.RemoveSupport(
                     action_card=card, thread=t, index=i)) for t in threads
                     for i, c in enumerate(state.threads[t].sides[seat].cards) if c.support]
-    actions += activation(state, seat)
+    actions += rules(state).turn_actions(state, seat)
     if ctx.final:
         actions.append(pb.Action(skip_action=pb.SkipAction()))
     elif MANDATORY not in ctx.cards:
@@ -379,26 +352,25 @@ def turn_actions(state: pb.State, seat: int) -> list[pb.Action]:
 def support_actions(
     state: pb.State, seat: int, ctx: Context, card: int, threads: range | tuple[int, ...]
 ) -> list[pb.Action]:
-    """Every Add one Support Card with this Action Card: into a thread, or under the Agent."""
+    """Every Add one Support Card with this Action Card: into a thread, or where a mode lets it
+    go in a normal turn."""
     if keeps_last_card(state, seat, ctx):
         return []
     hand = sorted(set(state.players[seat].hand))
     actions = [pb.Action(add_support=pb.AddSupport(action_card=card, card=c, thread=t))
                for c in hand for t in threads]
-    if not ctx.final and agent_open(state, seat):
-        actions += [pb.Action(add_support=pb.AddSupport(
-            action_card=card, card=c, under_agent=True)) for c in hand]
-    return actions
+    return actions + ([] if ctx.final else rules(state).support_actions(state, seat, card))
 
 
 def placement_actions(state: pb.State, seat: int) -> list[pb.Action]:
     """Every (Action Card, thread) the player may place face down."""
     return [pb.Action(place_action_card=pb.PlaceActionCard(card=c, thread=t))
-            for c in unplaced(state, seat) for t in range(THREADS)] + activation(state, seat)
+            for c in unplaced(state, seat) for t in range(THREADS)] + rules(state).turn_actions(
+        state, seat)
 
 
 def reveal_actions(state: pb.State, seat: int) -> list[pb.Action]:
     """Every face-down Action Card the player may reveal."""
     return [pb.Action(reveal_action_card=pb.RevealActionCard(card=s.card))
-            for s in hidden_slots(state, seat)] + activation(state, seat)
+            for s in hidden_slots(state, seat)] + rules(state).turn_actions(state, seat)
 

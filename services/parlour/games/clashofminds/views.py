@@ -1,10 +1,11 @@
 """Hidden information: each seat's View, and states that differ only in what it cannot see.
 
 Hidden from a viewer: the opponent's hand, deck order, face-down cards (Initial
-Setup cards, Supports in threads and under an Agent), unactivated and just
-drawn Agents and Agent Deck, face-down Final Turn Action Cards; the viewer's
-own deck order; and, from anyone but Moriarty, the face-down Crime Plan Cards
-(unless Holmes has looked at one) and the cards left in the box.
+Setup cards, Supports in threads and wherever a mode keeps them), face-down
+Final Turn Action Cards; the viewer's own deck order; and, from anyone but
+Moriarty, the face-down Crime Plan Cards (unless Holmes has looked at one) and
+the cards left in the box. A mode hides its own part (the `view` hook, and
+`shuffle_piles` and `redeal` in a resampled copy).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from parlour.engine.game import copy_message
 from parlour.engine.rng import Rng
 from parlour.games.clashofminds.catalogue import CATALOGUE, HOLMES, MORIARTY
+from parlour.games.clashofminds.hooks import MODES, rules
 from parlour.games.clashofminds.turns import ACTION_CARDS
 from parlour.games.clashofminds.v1 import clashofminds_pb2 as pb
 
@@ -33,7 +35,6 @@ def view(state: pb.State, seat: int | None) -> pb.View:
     if seat is not None:
         out.seat = seat
         out.hand.extend(sorted(state.players[seat].hand))
-        out.own_agent_deck.extend(sorted(state.players[seat].agent_deck))
     if seat == MORIARTY:
         out.crime_drawn.extend(state.crime_drawn)
     if state.HasField("effect"):
@@ -51,20 +52,15 @@ def view(state: pb.State, seat: int | None) -> pb.View:
     for owner, player in enumerate(state.players):
         shown = out.players.add(
             hand_size=len(player.hand), deck_size=len(player.deck), discard=player.discard,
-            used_actions=player.used_actions, agent_deck_size=len(player.agent_deck),
-            agent_discard=player.agent_discard, played_this_round=player.played_this_round,
-            setup_left=player.setup_left, drawn_agent=player.drawn_agent,
+            used_actions=player.used_actions, played_this_round=player.played_this_round,
+            setup_left=player.setup_left,
         )
-        shown.agent.CopyFrom(player.agent)
         shown.final_slots.extend(player.final_slots)
         if owner != seat:
-            shown.drawn_agent = 0
-            if not player.agent.activated:
-                shown.agent.agent = 0
-            shown.agent.supports[:] = [0] * len(player.agent.supports)
             for slot in shown.final_slots:
                 if not slot.revealed:
                     slot.card = pb.ACTION_CARD_UNSPECIFIED
+    MODES.view(state, seat, out)
     return out
 
 
@@ -74,10 +70,10 @@ def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     for owner in (HOLMES, MORIARTY):
         player = other.players[owner]
         rng.shuffle(player.deck)
-        rng.shuffle(player.agent_deck)
+        rules(other).shuffle_piles(player, rng)
         if owner != seat:
             _reshuffle_influence(other, owner, rng)
-            _reshuffle_agent(player, rng)
+            rules(other).redeal(player, rng)
             _reshuffle_final_slots(player, rng)
     if seat != MORIARTY:
         _reshuffle_crime(other, seat, rng)
@@ -88,28 +84,16 @@ def _reshuffle_influence(state: pb.State, owner: int, rng: Rng) -> None:
     """The owner's hand, deck and face-down cards trade places at random."""
     player = state.players[owner]
     face_down = [c for t in state.threads for c in t.sides[owner].cards if c.support or c.face_down]
-    pool = [*player.hand, *player.deck, *(c.card for c in face_down), *player.agent.supports]
+    kept = rules(state).supports(player)
+    pool = [*player.hand, *player.deck, *(c.card for c in face_down), *kept]
     rng.shuffle(pool)
-    sizes = (len(player.hand), len(player.deck), len(player.agent.supports))
+    sizes = (len(player.hand), len(player.deck), len(kept))
     player.hand[:] = pool[: sizes[0]]
     player.deck[:] = pool[sizes[0] : sizes[0] + sizes[1]]
     rest = pool[sizes[0] + sizes[1] :]
-    player.agent.supports[:] = rest[: sizes[2]]
+    kept[:] = rest[: sizes[2]]
     for card, value in zip(face_down, rest[sizes[2] :], strict=True):
         card.card = value
-
-
-def _reshuffle_agent(player: pb.Player, rng: Rng) -> None:
-    """An unactivated Agent and one just drawn trade places with the Agent Deck."""
-    hidden = player.agent.in_play and not player.agent.activated
-    pool = [*player.agent_deck, *([player.agent.agent] if hidden else [])]
-    pool += [player.drawn_agent] if player.drawn_agent else []
-    rng.shuffle(pool)
-    if hidden:
-        player.agent.agent = pool.pop()
-    if player.drawn_agent:
-        player.drawn_agent = pool.pop()
-    player.agent_deck[:] = pool
 
 
 def _reshuffle_final_slots(player: pb.Player, rng: Rng) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from parlour.engine import runtime
 from parlour.engine.game import Emitted
 from parlour.games.clashofminds import GAME
+from parlour.games.clashofminds.agents.cards import AGENT_ID
 from parlour.games.clashofminds.catalogue import (
-    AGENT_ID,
     CARD_ID,
     CATALOGUE,
     CRIME_ID,

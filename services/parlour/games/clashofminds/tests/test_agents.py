@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parlour.engine import runtime
 from parlour.games.clashofminds import GAME
-from parlour.games.clashofminds.catalogue import AGENT_ID, CATALOGUE
+from parlour.games.clashofminds.agents.cards import AGENT_ID, AGENTS, DECKS
 from parlour.games.clashofminds.influence import side_total
 from parlour.games.clashofminds.summary import archive_table, conclude
 from parlour.games.clashofminds.tests.positions import (
@@ -27,8 +27,8 @@ SUPPORT = pb.ACTION_CARD_DRAW_OR_SUPPORT
 def test_each_player_gets_a_shuffled_agent_deck_of_four():
     """Holmes shuffles both Agent Decks and gives Moriarty his. (Rule 1)"""
     state = GAME.new_state(pb.Options(agents=True), 2, seed=2)
-    assert sorted(state.players[HOLMES].agent_deck) == CATALOGUE.agent_deck(HOLMES)
-    assert sorted(state.players[MORIARTY].agent_deck) == CATALOGUE.agent_deck(MORIARTY)
+    assert sorted(state.players[HOLMES].agent_deck) == DECKS[HOLMES]
+    assert sorted(state.players[MORIARTY].agent_deck) == DECKS[MORIARTY]
     plain = GAME.new_state(pb.Options(), 2, seed=2)
     assert not plain.players[HOLMES].agent_deck
 
@@ -169,7 +169,7 @@ def test_an_agent_may_be_activated_on_its_owners_final_turn_steps():
 def test_watson_and_moran_add_two_where_a_person_card_is():
     """Dr. Watson / Sebastian Moran (cost 1): threads on your side with at least 1 person-icon
     card have +2 Influence Value. (Rulebook: Agent Cards, example)"""
-    assert CATALOGUE.agents[AGENT_ID["moran"]].cost == 1
+    assert AGENTS[AGENT_ID["moran"]].cost == 1
     state = course(agents=True)
     agent(state, MORIARTY, "moran", supports=1)
     agent(state, HOLMES, "watson", supports=1)

@@ -7,6 +7,8 @@ import sys
 
 from parlour.engine.rng import Rng
 from parlour.games.clashofminds import GAME, effects, targets
+from parlour.games.clashofminds.agents import play
+from parlour.games.clashofminds.agents.cards import AGENTS
 from parlour.games.clashofminds.catalogue import CATALOGUE
 from parlour.games.clashofminds.tests.positions import HOLMES, MORIARTY, course, place
 from parlour.games.clashofminds.views import view
@@ -17,10 +19,10 @@ def test_every_card_has_exactly_one_effect_and_every_effect_a_card():
     (Rulebook: Cards Description; CONVENTIONS: cards are data, effects are code)"""
     assert set(effects.USE_EFFECTS) == {c.key for c in CATALOGUE.influence.values()}
     assert set(effects.CRIME_EFFECTS) == {c.key for c in CATALOGUE.crime.values()}
-    assert set(effects.AGENT_ABILITIES) == {a.key for a in CATALOGUE.agents.values()}
-    targeted = {"street_urchin", "witness", "disguise", "forged_letter", "telegram", "mycroft",
-                "porlock"}
+    assert set(play.ABILITIES) == {a.key for a in AGENTS.values()}
+    targeted = {"street_urchin", "witness", "disguise", "forged_letter", "telegram"}
     assert set(targets.RESOLVERS) == targeted
+    assert set(play.RESOLVERS) == set(play.TARGETS) == {"mycroft", "porlock"}
 
 
 def test_component_counts_match_the_rulebook():
@@ -28,7 +30,7 @@ def test_component_counts_match_the_rulebook():
     player, 4 Agents each. (Rulebook: Components)"""
     assert len(CATALOGUE.sites) == 7 and len(CATALOGUE.crime) == 9
     assert len(CATALOGUE.deck()) == 20 and len(CATALOGUE.actions) == 4
-    assert len(CATALOGUE.agents) == 8
+    assert len(AGENTS) == 8
 
 
 #: shared/research/clash_of_minds.json, "investigation_sites": name, hours, Influence Card Limit.
