@@ -323,10 +323,6 @@ def _fill(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: O
     actions.fill(state, frame, action.cube.colour, out)
 
 
-def _holmes_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
-
-
 def _holmes_room(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
                  out: Out) -> None:
     holmes.choose_room(state, frame, action.place.place, out)
@@ -406,7 +402,8 @@ def _closet(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
 
 
-def _place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+def place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    """A choice among the rooms the frame offers (Holmes' room, a card's room ...)."""
     return [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
 
 
@@ -521,12 +518,12 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_ACT: (_act_options, _act),
     pb.FRAME_KIND_PLACE_ROOM: (_rotate_options, _rotate),
     pb.FRAME_KIND_FILL_SAFE: (_fill_options, _fill),
-    pb.FRAME_KIND_HOLMES_ROOM: (_holmes_options, _holmes_room),
+    pb.FRAME_KIND_HOLMES_ROOM: (place_options, _holmes_room),
     pb.FRAME_KIND_ESCAPE: (_escape_options, _escape),
     pb.FRAME_KIND_DROP_EVIDENCE: (_drop_options, _drop),
     pb.FRAME_KIND_HAND_LIMIT: (_limit_options, _limit),
     pb.FRAME_KIND_EVENT_WINDOW: (_window_options, _window),
-    pb.FRAME_KIND_CHOOSE_PLACE: (_place_options, _choose_place),
+    pb.FRAME_KIND_CHOOSE_PLACE: (place_options, _choose_place),
     pb.FRAME_KIND_CHOOSE_SEAT: (_seat_options, _choose_seat),
     pb.FRAME_KIND_CHOOSE_COLOUR: (_colour_options, _choose_colour),
     pb.FRAME_KIND_CHOOSE_DOOR: (_door_options, _choose_door),

@@ -1,20 +1,23 @@
 """The 2nd Story expansion, switched on by `Options.second_story` (Rulebook: The 2nd Story
 Expansion): its components, stairs and padlocks, and each new room's effect.
 
-The standard modules ask this one at the few points where the expansion changes a rule:
-which tiles and cards are in play, how a new tile is levelled, rotated and padlocked,
-where a room's safe is filled from, the 5-Door Room's Trapdoor and the Laboratory's
-potions. Without the option every answer is the standard game's.
+`SecondStory` replaces the rule points of `hooks` where the expansion changes a rule: which
+tiles and cards are in play, how a new tile is levelled, rotated and padlocked, where a
+room's safe is filled from, the 5-Door Room's Trapdoor and the Laboratory's potions; it adds
+the potion decision. Without the option every answer is the standard game's.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from parlour.engine.game import Variant
 from parlour.engine.rng import state_rng
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
 from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.stack import Out, pop, public
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -234,3 +237,88 @@ def check(state: pb.State) -> None:
         assert sorted(shelf) == sorted(SHELF), "potions not conserved"
     else:
         assert not shelf, "potions without The 2nd Story"
+
+
+#: Rounds the engine's property tests play The 2nd Story (shorter: the full-length games are in
+#: tests/test_playouts.py).
+SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
+
+
+# -- the plugin ------------------------------------------------------------------------------
+def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return [pb.Action(potion=pb.PickPotion(spot=s)) for s in spots(state)]
+
+
+def _potion(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    pick_potion(state, frame, action.potion.spot, out)
+
+
+class SecondStory(Points):
+    """The 2nd Story: the Laboratory Shelf (its rooms, stairs and cards come through the
+    piles above)."""
+
+    name = "second-story"
+    decisions = {pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion)}
+
+    def active(self, options: pb.Options) -> bool:
+        return playing(options)
+
+    def setup(self, state: pb.State) -> None:
+        new_shelf(state)
+
+    def round_over(self, state: pb.State, out: Out) -> None:
+        refill_shelf(state, out)
+
+    def title(self, options: pb.Options) -> str | None:
+        return "The 2nd Story" if options.second_story else None  # not when a mode brings it
+
+    def variants(self) -> list[Variant]:
+        return [Variant("second-story", "The 2nd Story", pb.Options(second_story=True))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
+                for n in range(MIN_SEATS, MAX_SEATS + 1)]
+
+    def room_pile(self, options: pb.Options) -> list[int]:
+        return pile(options)
+
+    def all_tiles(self, options: pb.Options) -> frozenset[int]:
+        return tiles(options)
+
+    def movement_cards(self, options: pb.Options) -> list[int]:
+        return movement(options)
+
+    def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
+        return stairs_must_face(origin, room)
+
+    def levels(self, state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
+        return levels(state, origin, tile)
+
+    def after_placing(self, state: pb.State, placed: pb.PlacedTile) -> None:
+        finish_placing(state, placed)
+
+    def fill_on_explore(self, state: pb.State, seat: int, place: int, out: Out) -> int | None:
+        return fill_on_explore(state, seat, place, out)
+
+    def fill_source(self, state: pb.State, place: int) -> int:
+        return fill_source(state, place)
+
+    def collect_blocked(self, state: pb.State, seat: int) -> bool:
+        return potion_blocked(state, seat)
+
+    def potion_spots(self, state: pb.State) -> list[int]:
+        return spots(state)
+
+    def pathway_tokens(self, state: pb.State) -> int:
+        return pathway_tokens(state)
+
+    def built_in_trapdoor(self, state: pb.State, place: int) -> int | None:
+        return built_in_trapdoor(state, place)
+
+    def strike_modifier(self, state: pb.State, seat: int, out: Out) -> int | None:
+        return strike_modifier(state, seat, out)
+
+    def check(self, state: pb.State) -> None:
+        check(state)
+
+    check_off = check

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import holmes, play_as_holmes
+from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import Castle, story, tile_of
 from parlour.games.murdercastle.components import (
     DISCARD,
@@ -28,6 +28,8 @@ from parlour.games.murdercastle.components import (
     reward,
 )
 from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes import holmes_abilities, play_as_holmes
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
@@ -416,3 +418,66 @@ DECISIONS = {
     pb.FRAME_KIND_JUNCTION_VOTE: (vote_options, _vote),
     pb.FRAME_KIND_JUNCTION_TARGET: (target_options, target),
 }
+
+
+# -- the plugin ------------------------------------------------------------------------------
+class CastleJunction(Points):
+    """The Castle Junction Cards (objectives checked after every action, the discard vote)
+    and Holmes' Ability Cards, which come with Play as Holmes."""
+
+    name = "castle-junction"
+    decisions = {**DECISIONS, **holmes_abilities.DECISIONS}
+    automatic = dict(holmes_abilities.AUTOMATIC)
+
+    def active(self, options: pb.Options) -> bool:
+        return play_as_holmes.playing(options)
+
+    def setup(self, state: pb.State) -> None:
+        setup(state)
+        holmes_abilities.setup(state, state.options.play_as_holmes.seat)
+
+    def after_action(self, state: pb.State, out: Out) -> None:
+        check(state, out)
+
+    def pending_seats(self, state: pb.State, frame: pb.Frame) -> list[int] | None:
+        if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:
+            return vote_pending(state, frame)
+        return None
+
+    def window_joiners(self, state: pb.State) -> list[int]:
+        return blockers(state)
+
+    def window_actions(self, state: pb.State, seat: int, place: int) -> list[pb.Action]:
+        return window_actions(state, seat, place)
+
+    def holmes_window_actions(self, state: pb.State) -> list[pb.Action]:
+        return holmes_abilities.use_actions(state, investigators(state))
+
+    def holmes_in_window(self, state: pb.State) -> bool:
+        return holmes_abilities.may_use(state)
+
+    def window_seats(self, state: pb.State) -> list[int]:
+        return holmes_abilities.window_seats(state)
+
+    def window_act(self, state: pb.State, seat: int, action: pb.Action, out: Out) -> None:
+        kind = action.WhichOneof("kind")
+        if kind == "junction":
+            play(state, seat, action.junction.card, out)
+        elif kind == "propose":
+            propose(state, seat, action.propose.slot, out)
+        else:
+            holmes_abilities.use(state, seat, out)
+
+    def view(self, state: pb.State, seat: int | None, into: pb.View) -> None:
+        into.junction.CopyFrom(view(state, seat))
+        into.junction.ability = holmes_abilities.seen(state, seat, holmes_seat(state))
+        into.junction.ability_used = state.junction.ability_used
+
+    def resample(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        resample(state, seat, rng)
+        holmes_abilities.resample(state, seat, holmes_seat(state), rng)
+
+    def check(self, state: pb.State) -> None:
+        check_conserved(state)
+
+    check_off = check

@@ -11,24 +11,27 @@ Resolving a card is `holmes_cards.py`.
 
 from __future__ import annotations
 
-from parlour.engine.game import InvalidOptions
+from parlour.engine import rating
+from parlour.engine.game import InvalidOptions, Outcome, Variant
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import automa
+from parlour.engine.text import seat as seat_name
+from parlour.engine.text import subject
+from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.components import panel
 from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes import automa, holmes_cards
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
     investigators,
+    pop,
     private,
     public,
     push,
 )
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
-
-#: Rooms Holmes may walk on each movement card, and Padlocks it adds on the way.
-WALKS = {"move_1": (1, 0), "move_2": (2, 0), "move_2_lock_2": (2, 2), "holmes_moves_after": (2, 0)}
 
 
 def on(state: pb.State) -> bool:
@@ -168,7 +171,7 @@ def assign_options(state: pb.State) -> list[pb.Action]:
         kinds.setdefault(automa.data().cards[card].kind, card)
     found = [pb.Action(assign=pb.AssignCard(card=c, tile=t))
              for c in sorted(kinds.values()) for t in free_tiles(state)]
-    return [*found, pb.Action(**{"pass": pb.Pass()})]
+    return [*found, PASS]
 
 
 def assign(state: pb.State, card: int, tile: int, out: Out) -> None:
@@ -196,9 +199,27 @@ def return_card(state: pb.State, card: int, reason: str, out: Out) -> None:
     out.append(public(pb.Event(returned=pb.CardReturned(card=card, reason=reason))))
 
 
+def reveal_on(state: pb.State, tile: int, out: Out) -> None:
+    """A selected tile carrying a card: Holmes turns it over and resolves it before the
+    selector's action; it goes back to the supply ("Holmes Moves up to 2 Rooms After a Holmes'
+    Movement Card" goes on top of the movement deck instead)."""
+    if not on(state):
+        return
+    card = take_from_tile(state, tile)
+    if not card:
+        return
+    state.holmes_played.append(card)
+    out.append(public(pb.Event(tile_card=pb.TileCardRevealed(tile=tile, card=card))))
+    if holmes_cards.kind(card) == "holmes_moves_after":
+        state.after_card = card
+        return
+    return_card(state, card, "played", out)
+    start(state, card, optional=False)
+
+
 def start(state: pb.State, card: int, optional: bool) -> None:
     """Push the frame resolving a card (`optional`: every step of its walk may be declined)."""
-    steps, locks = WALKS.get(kind(card), (0, 0))
+    steps, locks = holmes_cards.WALKS.get(holmes_cards.kind(card), (0, 0))
     push(state, pb.FRAME_KIND_HOLMES_CARD, holmes_seat(state), card=card, count=steps,
          target=locks, bonus=optional, source=holmes_seat(state))
 
@@ -212,11 +233,6 @@ def move_after(state: pb.State, cancelled: bool, out: Out) -> None:
     return_card(state, card, "lights out" if cancelled else "played", out)
     if not cancelled:
         start(state, card, optional=True)
-
-
-def kind(card: int) -> str:
-    """A Holmes' Action Card's kind."""
-    return automa.data().cards[card].kind
 
 
 # -- what each seat sees -------------------------------------------------------------------
@@ -261,3 +277,147 @@ def check(state: pb.State) -> None:
     assert len({t.tile for t in state.tile_cards}) == len(state.tile_cards), "2 cards on a tile"
     assert set(state.holmes_supply) <= unlocked_by_panel(state), "a locked card in the supply"
     assert not state.automa_deck and not state.automa_discard
+
+
+#: Rounds the engine's property tests play Play as Holmes (2 rounds where the cards unlocked
+#: from the start can act).
+PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
+#: Holmes' end of round: the Control Panel cube, then cards on the tiles.
+HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
+
+
+# -- the plugin ---------------------------------------------------------------------------------
+def _cube_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return cube_options(state)
+
+
+def _cube(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    pop(state)
+    place_cube(state, action.panel.slot, out)
+
+
+def _assign_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return assign_options(state)
+
+
+def _assign(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    if action.WhichOneof("kind") == "pass":
+        out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
+        pop(state)
+    else:
+        assign(state, action.assign.card, action.assign.tile, out)
+
+
+class PlayAsHolmes(Points):
+    """Play as Holmes: the Holmes seat, the Control Panel, Holmes' Action Cards on the tiles,
+    Holmes winning with the Tracker at 10."""
+
+    name = "play-as-holmes"
+    decisions = {
+        pb.FRAME_KIND_PANEL_CUBE: (_cube_options, _cube),
+        pb.FRAME_KIND_ASSIGN_CARDS: (_assign_options, _assign),
+        pb.FRAME_KIND_HOLMES_WALK: (holmes_cards.walk_options, holmes_cards.walk),
+    }
+    automatic = {pb.FRAME_KIND_HOLMES_CARD: holmes_cards.step}
+
+    def active(self, options: pb.Options) -> bool:
+        return playing(options)
+
+    def seat_range(self, options: pb.Options) -> tuple[int, int]:
+        return seat_range()
+
+    def check_options(self, options: pb.Options, seats: int) -> None:
+        check_options(options, seats)
+
+    def variants(self) -> list[Variant]:
+        return [Variant("play-as-holmes", "Play as Holmes",
+                        pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=0)))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        low, high = seat_range()
+        return [(pb.Options(play_as_holmes=pb.PlayAsHolmes(seat=(n - 1) * (n % 2)),
+                            round_limit=PLAY_AS_HOLMES_ROUNDS[n]), n)
+                for n in range(low, high + 1)]
+
+    def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
+        """Holmes against every investigator (they win or lose together against him)."""
+        holmes = options.play_as_holmes.seat
+        others = tuple(s for s in range(len(outcome.scores)) if s != holmes)
+        return rating.one_against((holmes,), others, holmes in outcome.winners)
+
+    def holmes_seat_of(self, options: pb.Options) -> int | None:
+        return options.play_as_holmes.seat
+
+    def play_title(self, options: pb.Options) -> str:
+        return f"Play as Holmes ({subject(options.play_as_holmes.seat, 'plays', 'play')} Holmes)"
+
+    def walk_odds(self, state: pb.State) -> dict[int, float]:
+        return {1: 0.35, 2: 0.15}  # a fixed guess: his cards on the tiles walk him
+
+    def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        resample(state, seat, rng)
+
+    def holmes_score(self, state: pb.State) -> int:
+        return score(state)
+
+    def holmes_outcome(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
+        if not state.holmes_won:
+            return None
+        holmes = holmes_seat(state)
+        return (holmes,), f"Holmes ({seat_name(holmes)}) won: the Holmes Tracker reached 10."
+
+    def score_note(self) -> str:
+        return ("; Holmes scores his Holmes Tracker counted on the same scale (10 on the"
+                " Tracker equals a full Evidence Board).")
+
+    def setup(self, state: pb.State) -> None:
+        setup(state)
+        state.key = first_key(state)
+
+    def end_round(self, state: pb.State, frame: pb.Frame, out: Out) -> bool:
+        if frame.count >= len(HOLMES_ROUND_END):
+            return False
+        # "Once all Holmes' movement is completed": the cube, then the cards on the tiles
+        frame.count += 1
+        push(state, HOLMES_ROUND_END[frame.count - 1], holmes_seat(state))
+        return True
+
+    def game_over(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
+        if holmes_wins(state):
+            return (holmes_seat(state),), "Holmes won: the Holmes Tracker reached 10"
+        return None
+
+    def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        view_into(state, seat, view)
+
+    def deathtrap_tokens(self) -> int:
+        return int(panel().raw["deathtraps"])
+
+    def alerted_keep_blocked(self, state: pb.State) -> bool:
+        """The window after Holmes entered a room, where Holmes is Alerted (Keep) "does not
+        help you avoid a Holmes Strike! if Holmes enters your room"."""
+        window = state.frames[-1] if state.frames else None
+        return (window is not None and window.kind == pb.FRAME_KIND_EVENT_WINDOW
+                and bool(window.place))
+
+    def holmes_chooser(self, state: pb.State) -> int | None:
+        return holmes_seat(state)  # "The player playing as Holmes chooses Holmes' movement"
+
+    def holmes_hider(self, state: pb.State) -> int | None:
+        return holmes_seat(state)
+
+    def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
+        move_after(state, cancelled, out)
+
+    def track(self, state: pb.State, seat: int, reason: str, out: Out) -> None:
+        track(state, seat, reason, out)
+
+    def tile_selected(self, state: pb.State, tile: int, out: Out) -> None:
+        reveal_on(state, tile, out)
+
+    def check(self, state: pb.State) -> None:
+        check(state)
+
+    def check_off(self, state: pb.State) -> None:
+        if not automa.on(state):  # the only other mode with Fake Evidence
+            automa.check_unused(state)
