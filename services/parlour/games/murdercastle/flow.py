@@ -24,7 +24,7 @@ from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.cubes import complete, needed, total
-from parlour.games.murdercastle.hooks import MODES, rules
+from parlour.games.murdercastle.hooks import MODES, declared, rules
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import selections_per_round
 from parlour.games.murdercastle.stack import (
@@ -43,15 +43,15 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 Options = Callable[[pb.State, pb.Frame, int], list[pb.Action]]
 Apply = Callable[[pb.State, pb.Frame, int, pb.Action, Out], None]
-#: Frames whose only option may be taken for the seat: their options never depend on a hand.
+#: Frames whose only option may be taken for the seat: their options never depend on a hand
+#: (with those the modes declare).
 PUBLIC_CHOICES = {
     pb.FRAME_KIND_PLACE_ROOM, pb.FRAME_KIND_HOLMES_ROOM, pb.FRAME_KIND_ESCAPE,
     pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
-    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET, pb.FRAME_KIND_PICK_POTION,
-    pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK,
-    pb.FRAME_KIND_JUNCTION_TARGET,
+    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET,
 }
+#: Each action kind's refusal reason (with those the modes declare).
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
     "rotate": "ROTATION_DOES_NOT_CONNECT", "cube": "CUBE_NOT_AVAILABLE",
@@ -60,11 +60,6 @@ REASONS = {
     "play": "CARD_NOT_PLAYABLE", "discard": "CARD_NOT_IN_HAND", "hide": "NOT_HIDING_NOW",
     "ability": "ABILITY_NOT_AVAILABLE", "pick": "TILE_NOT_IN_PILE",
     "turn_wheel": "BONUS_NOT_AVAILABLE", "give": "CARD_NOT_IN_HAND",
-    "potion": "POTION_NOT_ON_SHELF", "panel": "PLACEHOLDER_NOT_OPEN",
-    "assign": "CARD_NOT_ASSIGNABLE",
-    "junction": "JUNCTION_CARD_NOT_PLAYABLE", "propose": "PROPOSAL_NOT_ALLOWED",
-    "vote": "NOT_VOTING_NOW", "choose_ability": "ABILITY_NOT_OFFERED",
-    "holmes_ability": "HOLMES_ABILITY_NOT_AVAILABLE", "junction_target": "TARGET_NOT_OFFERED",
 }
 
 
@@ -102,7 +97,8 @@ def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
         kinds = {a.WhichOneof("kind") for a in legal}
         if kind not in kinds:
             raise IllegalAction("WRONG_DECISION", f"{kind} is not a choice now")
-        raise IllegalAction(REASONS[kind], f"{kind} is not allowed now")
+        reason = REASONS.get(kind) or declared("reasons")[kind]
+        raise IllegalAction(reason, f"{kind} is not allowed now")
     out: Out = []
     frame = top(state)
     assert frame is not None
@@ -153,7 +149,7 @@ def _finished_act(frame: pb.Frame) -> bool:
 
 
 def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
-    if frame.kind in PUBLIC_CHOICES:
+    if frame.kind in PUBLIC_CHOICES or frame.kind in declared("public_choices"):
         return True
     if frame.kind == pb.FRAME_KIND_ACT:
         return frame.started or not state.players[frame.seat].keep

@@ -149,8 +149,7 @@ def enter(state: pb.State, place: int, escaper: int, out: Out, answerable: bool 
         return
     moved = pb.HolmesMoved(from_place=state.holmes, to_place=place)
     out.append(public(pb.Event(holmes_moved=moved)))
-    if state.junction.open:
-        state.junction.prior = state.holmes  # where a Castle Junction block sends him back
+    rules(state).holmes_leaves(state)
     state.holmes = place
     there = [s for s in key_order(state)
              if state.players[s].place == place and not state.players[s].partnered]

@@ -1,9 +1,15 @@
 """The rule points Murder Castle's modes may replace (parlour.engine.modes), each method the
-standard game's answer; `modes` installs The 2nd Story, Automa, Play as Holmes and the Castle
-Junction Cards over them. The standard modules ask `rules(state)` at these points and never
+standard game's answer, and the tables a mode adds its own entries to (its frames' words,
+prompts and public choices, its actions' refusal reasons ...); `modes` installs The 2nd
+Story, Automa, Play as Holmes and the Castle Junction Cards over them. The standard modules
+ask `rules(state)` at these points and `declared(table)` for the modes' entries, and never
 which mode is on."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
 
 from parlour.engine.game import Emitted
 from parlour.engine.modes import Mode, Modes
@@ -16,7 +22,31 @@ Out = list[Emitted]
 
 
 class Points(Mode):
-    """The standard rules at each point a mode replaces."""
+    """The standard rules at each point a mode replaces, and the mode's entries in the
+    standard tables (`declared`: none in the standard game)."""
+
+    #: Frames the mode pushes whose only option may be taken for the seat (flow).
+    public_choices: frozenset[int] = frozenset()
+    #: Its action kinds' refusal reasons (flow), and each reason described (reference).
+    reasons: Mapping[str, str] = {}
+    reason_texts: Mapping[str, str] = {}
+    #: Its frames described as decision kinds, by name (reference).
+    decision_texts: Mapping[str, str] = {}
+    #: Its frames' prompts, what passing them means and what a pass was (prompts, text).
+    prompts: Mapping[int, str] = {}
+    pass_labels: Mapping[int, str] = {}
+    passed: Mapping[int, str] = {}
+    #: Words for its actions (body -> words), their labels from a View ((view, body) ->
+    #: label) and its events (body -> past tense), by kind (text).
+    action_words: Mapping[str, Callable[[Any], str]] = {}
+    action_labels: Mapping[str, Callable[[pb.View, Any], str]] = {}
+    event_words: Mapping[str, Callable[[Any], str]] = {}
+    #: Its action kinds naming one of several identical cards (text.COPIES).
+    copies: tuple[str, ...] = ()
+
+    def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
+        """The mode's sections of the table, (title, items), after the standard ones."""
+        return []
 
     # -- setup: seats, characters, components -----------------------------------------------
     def holmes_seat_of(self, options: pb.Options) -> int | None:
@@ -166,6 +196,9 @@ class Points(Mode):
         """The Maze's sides Holmes may enter."""
         return sides
 
+    def holmes_leaves(self, state: pb.State) -> None:
+        """Holmes is about to move from his room into another."""
+
     def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
         """The movement card after a card that waits for one (`state.after_card`)."""
 
@@ -223,3 +256,15 @@ MODES: Modes[Points] = Modes(Points)
 def rules(state: pb.State) -> Points:
     """The rule points of this match's modes."""
     return MODES.rules(state.options)
+
+
+@cache
+def declared(table: str) -> dict:
+    """Every installed mode's entries in one of the tables of `Points` (public_choices,
+    reasons, passed ...), merged: a mode's frame or action only arises while it is on."""
+    found: dict = {}
+    for mode in MODES.all:
+        entries = getattr(mode, table)
+        found.update(dict.fromkeys(entries) if isinstance(entries, frozenset | tuple)
+                     else entries)
+    return found

@@ -321,6 +321,9 @@ class Automa(Points):
     winning with 5 strikes."""
 
     name = "automa"
+    decision_texts = {
+        "automa": "Holmes resolves an Automa card (Automa; automatic between your choices).",
+    }
     automatic = {pb.FRAME_KIND_AUTOMA: step}
 
     def active(self, options: pb.Options) -> bool:

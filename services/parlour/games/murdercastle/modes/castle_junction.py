@@ -420,14 +420,42 @@ DECISIONS = {
 }
 
 
+#: Refusal reasons of the mode's action kinds (`hooks.Points.reasons`).
+REASONS = {
+    "junction": "JUNCTION_CARD_NOT_PLAYABLE", "propose": "PROPOSAL_NOT_ALLOWED",
+    "vote": "NOT_VOTING_NOW", "choose_ability": "ABILITY_NOT_OFFERED",
+    "holmes_ability": "HOLMES_ABILITY_NOT_AVAILABLE", "junction_target": "TARGET_NOT_OFFERED",
+}
+
+
 # -- the plugin ------------------------------------------------------------------------------
 class CastleJunction(Points):
     """The Castle Junction Cards (objectives checked after every action, the discard vote)
     and Holmes' Ability Cards, which come with Play as Holmes."""
 
     name = "castle-junction"
+    reason_texts = {
+        "ABILITY_NOT_OFFERED": "That Holmes' Ability Card is not one of the three offered.",
+        "HOLMES_ABILITY_NOT_AVAILABLE": "Holmes' Ability Card is played, or has no room to aim at.",
+        "JUNCTION_CARD_NOT_PLAYABLE": "That Castle Junction Card is not yours or cannot be played now.",
+        "NOT_VOTING_NOW": "There is no vote on a Castle Junction objective for you now.",
+        "PROPOSAL_NOT_ALLOWED": "Your Castle Junction discard was refused this round, a vote is "
+                                "under way, or that slot is empty.",
+        "TARGET_NOT_OFFERED": "That cube or Action Tile is not one the Castle Junction Card can clear.",
+    }
+    decision_texts = {
+        "choose_holmes_ability": "Play as Holmes: Holmes secretly keeps one of his 3 Ability Cards.",
+        "junction_vote": "Play as Holmes: vote, secretly and all at once, on discarding a face-up "
+                         "Castle Junction objective.",
+        "junction_target": "Play as Holmes: choose the Control Panel cube or the Action Tile's card "
+                           "your Castle Junction Card removes.",
+        "holmes_ability": "Play as Holmes: Holmes' Ability Card resolves (automatic between his "
+                          "choices).",
+    }
     decisions = {**DECISIONS, **holmes_abilities.DECISIONS}
     automatic = dict(holmes_abilities.AUTOMATIC)
+    public_choices = frozenset({pb.FRAME_KIND_JUNCTION_TARGET})
+    reasons = REASONS
 
     def active(self, options: pb.Options) -> bool:
         return play_as_holmes.playing(options)
@@ -438,6 +466,10 @@ class CastleJunction(Points):
 
     def after_action(self, state: pb.State, out: Out) -> None:
         check(state, out)
+
+    def holmes_leaves(self, state: pb.State) -> None:
+        if state.junction.open:
+            state.junction.prior = state.holmes  # where a block sends him back
 
     def pending_seats(self, state: pb.State, frame: pb.Frame) -> list[int] | None:
         if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:

@@ -286,6 +286,10 @@ PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
 HOLMES_ROUND_END = (pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS)
 
 
+#: Refusal reasons of the mode's action kinds (`hooks.Points.reasons`).
+REASONS = {"panel": "PLACEHOLDER_NOT_OPEN", "assign": "CARD_NOT_ASSIGNABLE"}
+
+
 # -- the plugin ---------------------------------------------------------------------------------
 def _cube_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return cube_options(state)
@@ -313,12 +317,28 @@ class PlayAsHolmes(Points):
     Holmes winning with the Tracker at 10."""
 
     name = "play-as-holmes"
+    reason_texts = {
+        "CARD_NOT_ASSIGNABLE": "That Holmes' Action Card cannot go on that Action Tile now.",
+        "PLACEHOLDER_NOT_OPEN": "That Control Panel placeholder cannot take the cube now.",
+    }
+    decision_texts = {
+        "panel_cube": "Play as Holmes: put the end-of-round cube on a Control Panel placeholder.",
+        "assign_cards": "Play as Holmes: put unlocked Holmes' Action Cards face down on Action "
+                        "Tiles, one at a time, or stop.",
+        "holmes_card": "Play as Holmes: a Holmes' Action Card resolves (automatic between Holmes' "
+                       "choices).",
+        "holmes_walk": "Play as Holmes: move Holmes one room through a doorway, or stop when the "
+                       "move is optional.",
+    }
     decisions = {
         pb.FRAME_KIND_PANEL_CUBE: (_cube_options, _cube),
         pb.FRAME_KIND_ASSIGN_CARDS: (_assign_options, _assign),
         pb.FRAME_KIND_HOLMES_WALK: (holmes_cards.walk_options, holmes_cards.walk),
     }
     automatic = {pb.FRAME_KIND_HOLMES_CARD: holmes_cards.step}
+    public_choices = frozenset(
+        {pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK})
+    reasons = REASONS
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)

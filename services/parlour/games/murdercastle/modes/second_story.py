@@ -244,6 +244,10 @@ def check(state: pb.State) -> None:
 SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
 
 
+#: Refusal reasons of the mode's action kinds (`hooks.Points.reasons`).
+REASONS = {"potion": "POTION_NOT_ON_SHELF"}
+
+
 # -- the plugin ------------------------------------------------------------------------------
 def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return [pb.Action(potion=pb.PickPotion(spot=s)) for s in spots(state)]
@@ -258,7 +262,15 @@ class SecondStory(Points):
     piles above)."""
 
     name = "second-story"
+    reason_texts = {
+        "POTION_NOT_ON_SHELF": "That potion is not on the Laboratory shelf.",
+    }
+    decision_texts = {
+        "pick_potion": "Collected in the Laboratory: turn over a potion per cube (The 2nd Story).",
+    }
     decisions = {pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion)}
+    public_choices = frozenset({pb.FRAME_KIND_PICK_POTION})
+    reasons = REASONS
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
