@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.hooks import declared
 from parlour.games.murdercastle.names import (
     SIDE_NAMES,
     action_tile_name,
@@ -106,14 +107,12 @@ def select_label(view: pb.View, me: int, tile: int) -> str:
     return f"{label} (your room has no doorway to explore)"
 
 
-#: What passing means, by the decision it ends.
+#: What passing means, by the decision it ends (with the modes' `pass_labels`).
 PASS_LABELS = {
     pb.FRAME_KIND_EVENT_WINDOW: "play nothing now",
     pb.FRAME_KIND_DEFEND: "do not defend",
     pb.FRAME_KIND_BLACK_CLOSET: "draw no extra card",
     pb.FRAME_KIND_ESCAPE: "stay where you are",
-    pb.FRAME_KIND_ASSIGN_CARDS: "stop putting cards out",
-    pb.FRAME_KIND_HOLMES_WALK: "stop Holmes here",
     pb.FRAME_KIND_EVENT_MOVE: "stop moving here",
 }
 
@@ -125,7 +124,7 @@ def pass_label(view: pb.View) -> str:
         return "pass"
     if top.kind == pb.FRAME_KIND_ACT:
         return f"pass: skip {action_tile_name(top.action)}" if top.action else "pass"
-    return PASS_LABELS.get(top.kind, "pass")
+    return PASS_LABELS.get(top.kind) or declared("pass_labels").get(top.kind, "pass")
 
 
 def _card(top: pb.FrameView) -> str:
@@ -182,21 +181,6 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         pb.FRAME_KIND_PICK_ROOM_TILE: "Choose which of the room tiles you peeked at comes next.",
         pb.FRAME_KIND_CHOOSE_DOOR: f"Choose a doorway of {room(top.place)}.",
         pb.FRAME_KIND_GIVE_CARD: "Choose which of your Event Cards to give away.",
-        pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
-                                   "collected.",
-        pb.FRAME_KIND_PANEL_CUBE: "As Holmes, put the end-of-round cube on a Control Panel "
-                                  "placeholder; each choice says what it unlocks.",
-        pb.FRAME_KIND_ASSIGN_CARDS: "As Holmes, put an unlocked Holmes' Action Card face down "
-                                    "on an Action Tile; it resolves when that tile is "
-                                    "selected.",
-        pb.FRAME_KIND_HOLMES_WALK: "As Holmes, move one room through a doorway.",
-        pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
-                                             "secretly.",
-        pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
-                                     "objective proposed; the votes are shown all at once.",
-        pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
-                                       "choose the Control Panel cube or the Holmes' Action "
-                                       "Card on an Action Tile to remove.",
     }
-    found = simple.get(kind, "")
+    found = simple.get(kind) or declared("prompts").get(kind, "")
     return found + passing if found else ""

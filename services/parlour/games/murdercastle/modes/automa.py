@@ -20,6 +20,7 @@ from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.components import LEVELS, data, deck_cards
 from parlour.games.murdercastle.cubes import move, present
 from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.names import SIDE_NAMES, automa_name, evidence, room
 from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -315,6 +316,20 @@ CALM = ("plant_10", "plant_15", "lock_door", "seal_pathways", "destroy_1", "dest
         "destroy_all")
 
 
+# -- words ---------------------------------------------------------------------------------
+#: Holmes' Action Cards' events (here and in Play as Holmes; Acid, a Holmes' Ability Card,
+#: destroys evidence too).
+EVENT_WORDS = {
+    "automa": lambda e: f"Holmes revealed the Holmes' Action Card {automa_name(e.card)}",
+    "destruction": lambda e: "Holmes revealed an Evidence Destruction Card: " + ", ".join(
+        evidence(c) for c in data().destruction[e.card]),
+    "destroyed": lambda e: f"Holmes destroyed {evidence(e.colour)} in {room(e.place)}",
+    "planted": lambda e: f"Holmes planted {e.count} Fake Evidence in the Evidence Bag",
+    "sealed": lambda e: "Holmes sealed every Hidden Bookcase Pathway",
+    "locked": lambda e: f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {room(e.place)}",
+}
+
+
 # -- the plugin ---------------------------------------------------------------------------------
 class Automa(Points):
     """Automa: one seat, the Automa and Destruction decks, the Automa card each round, Holmes
@@ -325,6 +340,7 @@ class Automa(Points):
         "automa": "Holmes resolves an Automa card (Automa; automatic between your choices).",
     }
     automatic = {pb.FRAME_KIND_AUTOMA: step}
+    event_words = EVENT_WORDS
 
     def active(self, options: pb.Options) -> bool:
         return bool(options.automa)

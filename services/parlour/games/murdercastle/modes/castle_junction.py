@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng, state_rng
+from parlour.engine.text import seat as seat_name
+from parlour.engine.text import subject
 from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import Castle, story, tile_of
 from parlour.games.murdercastle.components import (
@@ -30,6 +32,14 @@ from parlour.games.murdercastle.components import (
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.hooks import Points
 from parlour.games.murdercastle.modes import holmes_abilities, play_as_holmes
+from parlour.games.murdercastle.names import (
+    ability_name,
+    action_tile_name,
+    junction_name,
+    objective_name,
+    ordinal,
+    slot_name,
+)
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
@@ -428,6 +438,92 @@ REASONS = {
 }
 
 
+# -- words ---------------------------------------------------------------------------------
+ACTION_WORDS = {
+    "junction": lambda body: f"play the Castle Junction Card {junction_name(body.card)}",
+    "propose": lambda body: (f"propose discarding the {ordinal(body.slot + 1)} Castle Junction "
+                             "objective"),
+    "vote": lambda body: "vote to discard" if body.discard else "vote to keep",
+    "choose_ability": lambda body: f"keep {ability_name(body.ability)}",
+    "holmes_ability": lambda body: "play Holmes' Ability Card",
+    "junction_target": lambda body: (f"remove Holmes' cube from {slot_name(body.slot)}"
+                                     if body.slot else
+                                     f"take the Holmes' Action Card off "
+                                     f"{action_tile_name(body.tile)}"),
+}
+
+
+def _objective(view: pb.View, slot: int) -> str:
+    face_up = view.junction.open
+    return objective_name(face_up[slot]) if slot < len(face_up) else "an objective"
+
+
+def _vote_label(view: pb.View, body: jpb.Vote) -> str:
+    top = view.frames[-1] if view.frames else None
+    what = _objective(view, top.target) if top is not None else "the objective"
+    return f"vote to {'discard' if body.discard else 'keep'} “{what}”"
+
+
+ACTION_LABELS = {
+    "propose": lambda view, body: (f"propose discarding the {ordinal(body.slot + 1)} objective, "
+                                   f"“{_objective(view, body.slot)}”"),
+    "vote": _vote_label,
+    "holmes_ability": lambda view, body: (f"play {ability_name(view.junction.ability)}"
+                                          if view.junction.ability
+                                          else ACTION_WORDS["holmes_ability"](body)),
+}
+EVENT_WORDS = {
+    "junction_completed": lambda e: (f"{seat_name(e.seat)} kept the Castle Junction Card "
+                                     f"{junction_name(e.card)} (objective completed)"),
+    "junction_dealt": lambda e: ("a Castle Junction objective was turned face up: "
+                                 f"{objective_name(e.objective)}"),
+    "junction_played": lambda e: (f"{seat_name(e.seat)} played the Castle Junction Card "
+                                  f"{junction_name(e.card)}"),
+    "proposed": lambda e: (f"{seat_name(e.seat)} proposed discarding the {ordinal(e.slot + 1)} "
+                           "Castle Junction objective"),
+    "voted": lambda e: (f"{seat_name(e.seat)} voted"
+                        + {DISCARD: " to discard", KEEP: " to keep"}.get(e.vote, "")),
+    "counted": lambda e: (f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective was "
+                          + ("discarded" if e.discarded else "kept")),
+    "ability_chosen": lambda e: (f"Holmes kept {ability_name(e.ability)}" if e.ability
+                                 else "Holmes chose his Ability Card"),
+    "holmes_ability": lambda e: f"Holmes played {ability_name(e.ability)}",
+    "junction_removed": lambda e: ("a Castle Junction Card removed "
+                                   f"{'a cube' if e.slot else 'a card'} from Holmes"),
+}
+PROMPTS = {
+    pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
+                                         "secretly.",
+    pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
+                                 "objective proposed; the votes are shown all at once.",
+    pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
+                                   "choose the Control Panel cube or the Holmes' Action "
+                                   "Card on an Action Tile to remove.",
+}
+
+
+def table_lines(view: pb.View) -> list:
+    """The table's Castle Junction Cards: the objectives, the cards kept, the votes."""
+    junction = view.junction
+    lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
+    if junction.next:
+        lines.append(f"Coming up: {objective_name(junction.next)}")
+    lines += [f"{subject(k.seat, 'keeps', 'keep')} {junction_name(k.card)}"
+              for k in junction.kept]
+    if junction.voted:
+        lines.append("Voted so far: " + ", ".join(seat_name(s) for s in junction.voted))
+    if junction.my_vote:
+        lines.append(f"Your vote: {'discard' if junction.my_vote == DISCARD else 'keep'}")
+    if junction.last_yes or junction.last_no:
+        lines.append("Last vote: discard " + (", ".join(seat_name(s) for s in junction.last_yes)
+                                              or "nobody") + "; keep "
+                     + (", ".join(seat_name(s) for s in junction.last_no) or "nobody"))
+    if junction.proposed:
+        lines.append("Refused proposers this round: "
+                     + ", ".join(seat_name(s) for s in junction.proposed))
+    return lines
+
+
 # -- the plugin ------------------------------------------------------------------------------
 class CastleJunction(Points):
     """The Castle Junction Cards (objectives checked after every action, the discard vote)
@@ -436,19 +532,23 @@ class CastleJunction(Points):
     name = "castle-junction"
     reason_texts = {
         "ABILITY_NOT_OFFERED": "That Holmes' Ability Card is not one of the three offered.",
-        "HOLMES_ABILITY_NOT_AVAILABLE": "Holmes' Ability Card is played, or has no room to aim at.",
-        "JUNCTION_CARD_NOT_PLAYABLE": "That Castle Junction Card is not yours or cannot be played now.",
+        "HOLMES_ABILITY_NOT_AVAILABLE": "Holmes' Ability Card is played, or has no room to "
+                                        "aim at.",
+        "JUNCTION_CARD_NOT_PLAYABLE": "That Castle Junction Card is not yours or cannot be "
+                                      "played now.",
         "NOT_VOTING_NOW": "There is no vote on a Castle Junction objective for you now.",
-        "PROPOSAL_NOT_ALLOWED": "Your Castle Junction discard was refused this round, a vote is "
-                                "under way, or that slot is empty.",
-        "TARGET_NOT_OFFERED": "That cube or Action Tile is not one the Castle Junction Card can clear.",
+        "PROPOSAL_NOT_ALLOWED": "Your Castle Junction discard was refused this round, a vote "
+                                "is under way, or that slot is empty.",
+        "TARGET_NOT_OFFERED": "That cube or Action Tile is not one the Castle Junction Card can "
+                              "clear.",
     }
     decision_texts = {
-        "choose_holmes_ability": "Play as Holmes: Holmes secretly keeps one of his 3 Ability Cards.",
-        "junction_vote": "Play as Holmes: vote, secretly and all at once, on discarding a face-up "
-                         "Castle Junction objective.",
-        "junction_target": "Play as Holmes: choose the Control Panel cube or the Action Tile's card "
-                           "your Castle Junction Card removes.",
+        "choose_holmes_ability": "Play as Holmes: Holmes secretly keeps one of his 3 Ability "
+                                 "Cards.",
+        "junction_vote": "Play as Holmes: vote, secretly and all at once, on discarding a "
+                         "face-up Castle Junction objective.",
+        "junction_target": "Play as Holmes: choose the Control Panel cube or the Action Tile's "
+                           "card your Castle Junction Card removes.",
         "holmes_ability": "Play as Holmes: Holmes' Ability Card resolves (automatic between his "
                           "choices).",
     }
@@ -456,6 +556,11 @@ class CastleJunction(Points):
     automatic = dict(holmes_abilities.AUTOMATIC)
     public_choices = frozenset({pb.FRAME_KIND_JUNCTION_TARGET})
     reasons = REASONS
+    prompts = PROMPTS
+    action_words = ACTION_WORDS
+    action_labels = ACTION_LABELS
+    event_words = EVENT_WORDS
+    copies = ("junction",)
 
     def active(self, options: pb.Options) -> bool:
         return play_as_holmes.playing(options)
@@ -508,6 +613,9 @@ class CastleJunction(Points):
     def resample(self, state: pb.State, seat: int | None, rng: Rng) -> None:
         resample(state, seat, rng)
         holmes_abilities.resample(state, seat, holmes_seat(state), rng)
+
+    def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
+        return [("Castle Junction Cards", table_lines(view))]
 
     def check(self, state: pb.State) -> None:
         check_conserved(state)

@@ -14,14 +14,15 @@ from __future__ import annotations
 from parlour.engine import rating
 from parlour.engine.game import InvalidOptions, Outcome, Variant
 from parlour.engine.rng import Rng, state_rng
+from parlour.engine.text import item, subject
 from parlour.engine.text import seat as seat_name
-from parlour.engine.text import subject
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.catalogue import action_tiles
-from parlour.games.murdercastle.components import panel
+from parlour.games.murdercastle.components import abilities, panel
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.hooks import Points
 from parlour.games.murdercastle.modes import automa, holmes_cards
+from parlour.games.murdercastle.names import action_tile_name, automa_name, slot_name
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
@@ -279,6 +280,62 @@ def check(state: pb.State) -> None:
     assert not state.automa_deck and not state.automa_discard
 
 
+# -- words ---------------------------------------------------------------------------------
+def unlocks(slot: int) -> str:
+    """The Holmes' Action Card a placeholder belongs to."""
+    for card, slots in panel().needs.items():
+        if slot in slots:
+            return automa_name(card)
+    return "nothing"
+
+
+ACTION_WORDS = {
+    "panel": lambda body: f"place Holmes' cube in {slot_name(body.slot)} ({unlocks(body.slot)})",
+    "assign": lambda body: (f"put {automa_name(body.card)} face down on "
+                            f"{action_tile_name(body.tile)}"),
+}
+EVENT_WORDS = {
+    "tracker": lambda e: (f"the Holmes Tracker moved to {e.tracker} ({e.reason}, "
+                          f"{seat_name(e.seat)})"),
+    "panel": lambda e: f"Holmes placed a cube in {slot_name(e.slot)}" + (
+        f", unlocking {automa_name(e.unlocked)}" if e.unlocked else ""),
+    "assigned": lambda e: (f"Holmes put {automa_name(e.card) if e.card else 'a Holmes Action Card'}"
+                           f" face down on {action_tile_name(e.tile)}"),
+    "tile_card": lambda e: f"Holmes turned over {automa_name(e.card)} on "
+                           f"{action_tile_name(e.tile)}",
+    "returned": lambda e: f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})",
+}
+PROMPTS = {
+    pb.FRAME_KIND_PANEL_CUBE: "As Holmes, put the end-of-round cube on a Control Panel "
+                              "placeholder; each choice says what it unlocks.",
+    pb.FRAME_KIND_ASSIGN_CARDS: "As Holmes, put an unlocked Holmes' Action Card face down "
+                                "on an Action Tile; it resolves when that tile is "
+                                "selected.",
+    pb.FRAME_KIND_HOLMES_WALK: "As Holmes, move one room through a doorway.",
+}
+
+
+def panel_lines(view: pb.View) -> list:
+    """The table's Control Panel: the Tracker, the cubes, the cards unlocked and on the tiles,
+    and Holmes' Ability Card."""
+    lines = [f"Holmes Tracker: {view.holmes_tracker} of {panel().raw['tracker_to_win']}"]
+    lines.append("Cubes in " + (", ".join(slot_name(s) for s in sorted(view.panel)) or "no "
+                                "placeholder"))
+    lines += [f"Unlocked: {automa_name(c)}" for c in view.unlocked]
+    for placed in view.tile_cards:
+        what = automa_name(placed.card) if placed.card else "a Holmes' Action Card"
+        lines.append(f"{what} face down on {action_tile_name(placed.tile)}")
+    if view.after_card:
+        lines.append(f"{automa_name(view.after_card)} on the Holmes' Movement Cards")
+    if view.junction.ability:
+        ability = abilities()[view.junction.ability]
+        lines.append(item(f"Holmes' Ability Card: {ability.name}"
+                          + (" (played)" if view.junction.ability_used else ""), ability.text))
+    elif view.junction.ability_used:
+        lines.append("Holmes' Ability Card: played")
+    return lines
+
+
 #: Rounds the engine's property tests play Play as Holmes (2 rounds where the cards unlocked
 #: from the start can act).
 PLAY_AS_HOLMES_ROUNDS = {4: 2, 5: 2, 6: 1, 7: 1}
@@ -339,6 +396,13 @@ class PlayAsHolmes(Points):
     public_choices = frozenset(
         {pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK})
     reasons = REASONS
+    prompts = PROMPTS
+    pass_labels = {pb.FRAME_KIND_ASSIGN_CARDS: "stop putting cards out",
+                   pb.FRAME_KIND_HOLMES_WALK: "stop Holmes here"}
+    passed = {pb.FRAME_KIND_HOLMES_WALK: "stopped Holmes",
+              pb.FRAME_KIND_ASSIGN_CARDS: "put out no more Holmes' Action Cards"}
+    action_words = ACTION_WORDS
+    event_words = EVENT_WORDS
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
@@ -434,6 +498,9 @@ class PlayAsHolmes(Points):
 
     def tile_selected(self, state: pb.State, tile: int, out: Out) -> None:
         reveal_on(state, tile, out)
+
+    def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
+        return [("Holmes' Control Panel", panel_lines(view))]
 
     def check(self, state: pb.State) -> None:
         check(state)

@@ -13,10 +13,12 @@ from functools import cache
 
 from parlour.engine.game import Variant
 from parlour.engine.rng import state_rng
+from parlour.engine.text import seat
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
 from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
 from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.names import POTION_NAMES, ordinal
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.stack import Out, pop, public
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
@@ -248,6 +250,14 @@ SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
 REASONS = {"potion": "POTION_NOT_ON_SHELF"}
 
 
+# -- words ---------------------------------------------------------------------------------
+EVENT_WORDS = {
+    "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
+                        "from the Laboratory Shelf",
+    "shelf": lambda e: "the potions went back face down on the Laboratory Shelf",
+}
+
+
 # -- the plugin ------------------------------------------------------------------------------
 def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
     return [pb.Action(potion=pb.PickPotion(spot=s)) for s in spots(state)]
@@ -271,6 +281,11 @@ class SecondStory(Points):
     decisions = {pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion)}
     public_choices = frozenset({pb.FRAME_KIND_PICK_POTION})
     reasons = REASONS
+    prompts = {pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
+                                          "collected."}
+    action_words = {
+        "potion": lambda body: f"turn over the {ordinal(body.spot + 1)} potion on the shelf"}
+    event_words = EVENT_WORDS
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
