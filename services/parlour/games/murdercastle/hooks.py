@@ -44,8 +44,17 @@ class Points(Mode):
     #: Its action kinds naming one of several identical cards (text.COPIES).
     copies: tuple[str, ...] = ()
 
+    # -- the table: every active mode's part, in order ---------------------------------------
     def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
         """The mode's sections of the table, (title, items), after the standard ones."""
+        return []
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        """The mode's lines in the table's Holmes section: before the Evidence Bag, after it."""
+        return [], []
+
+    def player_words(self, player: pb.SeatView) -> list[str]:
+        """The mode's words about a player, after the standard ones."""
         return []
 
     # -- setup: seats, characters, components -----------------------------------------------
@@ -118,6 +127,9 @@ class Points(Mode):
         """The chance Holmes walks into a room 1 or 2 rooms away after the movement card."""
         return {}
 
+    def resample_face_down(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        """Shuffle, in a copy, the mode's face-down pieces, after the room pile."""
+
     def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
         """Redeal, in a copy, the mode's cards `seat` cannot see, after the standard decks."""
 
@@ -154,9 +166,11 @@ class Points(Mode):
         """Whether the seat may not collect in its room at all."""
         return False
 
-    def potion_spots(self, state: pb.State) -> list[int]:
-        """Spots a collector may turn a potion over from after its action."""
-        return []
+    def collected(self, state: pb.State, frame: pb.Frame, place: int, colour: int) -> None:
+        """A cube went from a room's safe onto the collector's board (before its effects)."""
+
+    def action_over(self, state: pb.State, frame: pb.Frame) -> None:
+        """A seat's action is over (its window pushed), before any Trapdoor fall."""
 
     def pathway_tokens(self, state: pb.State) -> int:
         """Hidden Bookcase Pathway tokens."""

@@ -18,7 +18,6 @@ from parlour.games.murdercastle.names import (
     SIDE_NAMES,
     SPOT_NAMES,
     action_tile_name,
-    automa_name,
     card_name,
     card_text,
     character_ability,
@@ -272,9 +271,7 @@ def _players(view: pb.View) -> list:
             parts.append("partnered with Holmes")
         if p.holds_brick_wall:
             parts.append("holds a Brick Wall")
-        if p.tonic or p.poison:
-            parts.append("drank " + " and ".join(
-                x for x, on in (("a Tonic", p.tonic), ("Poison", p.poison)) if on))
+        parts += [w for mode in MODES.on(view.options) for w in mode.player_words(p)]
         found.append(item("; ".join(parts), character_ability(p.character)))
     return found
 
@@ -317,15 +314,7 @@ def _holmes(view: pb.View) -> list:
              f"Holmes' Movement Cards: {view.holmes_deck_size} in the deck"]
     if view.holmes_discard:
         lines.append(f"Last Holmes' Movement Card: {movement_name(view.holmes_discard[-1])}")
-    if view.automa_deck_size or view.automa_discard:
-        lines.append(f"Holmes' Action Cards: {view.automa_deck_size} in the deck")
-        if view.automa_discard:
-            lines.append(f"Last Holmes' Action Card: {automa_name(view.automa_discard[-1])}")
-    if view.destruction_deck_size or view.destruction_discard:
-        lines.append(f"Evidence Destruction Cards: {view.destruction_deck_size} in the deck")
-    if view.fake_supply:
-        lines.append(f"Fake Evidence Bag: {view.fake_supply} cubes")
+    modes = [mode.holmes_lines(view) for mode in MODES.on(view.options)]
+    lines += [line for before, _ in modes for line in before]
     lines.append(f"Evidence Bag: {cubes(view.bag, 'empty')}")
-    if view.shelf_face_down:
-        lines.append(f"Laboratory Shelf: {sum(view.shelf_face_down)} potions face down")
-    return lines
+    return lines + [line for _, after in modes for line in after]

@@ -12,7 +12,7 @@ from functools import cache
 
 from parlour.engine import rating
 from parlour.engine.game import InvalidOptions, Outcome, Variant
-from parlour.engine.rng import state_rng
+from parlour.engine.rng import Rng, state_rng
 from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, tile_of
 from parlour.games.murdercastle.cards import kind_of
@@ -316,7 +316,37 @@ CALM = ("plant_10", "plant_15", "lock_door", "seal_pathways", "destroy_1", "dest
         "destroy_all")
 
 
-# -- words ---------------------------------------------------------------------------------
+# -- what each seat sees, and words ------------------------------------------------------
+def decks_into(state: pb.State, view: pb.View) -> None:
+    """The Fake Evidence Bag, and the Holmes' Action and Evidence Destruction decks' sizes and
+    discards (here and in Play as Holmes)."""
+    view.fake_supply = state.fake_supply
+    view.automa_deck_size = len(state.automa_deck)
+    view.automa_discard.extend(state.automa_discard)
+    view.destruction_deck_size = len(state.destruction_deck)
+    view.destruction_discard.extend(state.destruction_discard)
+
+
+def shuffle_decks(state: pb.State, rng: Rng) -> None:
+    """Shuffle, in a copy, the Holmes' Action and Evidence Destruction decks."""
+    rng.shuffle(state.automa_deck)
+    rng.shuffle(state.destruction_deck)
+
+
+def deck_lines(view: pb.View) -> list[str]:
+    """The table's lines about those decks and the Fake Evidence Bag."""
+    lines = []
+    if view.automa_deck_size or view.automa_discard:
+        lines.append(f"Holmes' Action Cards: {view.automa_deck_size} in the deck")
+        if view.automa_discard:
+            lines.append(f"Last Holmes' Action Card: {automa_name(view.automa_discard[-1])}")
+    if view.destruction_deck_size or view.destruction_discard:
+        lines.append(f"Evidence Destruction Cards: {view.destruction_deck_size} in the deck")
+    if view.fake_supply:
+        lines.append(f"Fake Evidence Bag: {view.fake_supply} cubes")
+    return lines
+
+
 #: Holmes' Action Cards' events (here and in Play as Holmes; Acid, a Holmes' Ability Card,
 #: destroys evidence too).
 EVENT_WORDS = {
@@ -405,6 +435,15 @@ class Automa(Points):
 
     def strikes_to_lose(self, state: pb.State) -> int:
         return int(data().raw["strikes_to_lose"])
+
+    def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        decks_into(state, view)
+
+    def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        shuffle_decks(state, rng)
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        return deck_lines(view), []
 
     def holmes_distances(self, state: pb.State) -> dict[int, int]:
         return distances(state)

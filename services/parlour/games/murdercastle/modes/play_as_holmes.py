@@ -439,6 +439,7 @@ class PlayAsHolmes(Points):
         return {1: 0.35, 2: 0.15}  # a fixed guess: his cards on the tiles walk him
 
     def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        automa.shuffle_decks(state, rng)
         resample(state, seat, rng)
 
     def holmes_score(self, state: pb.State) -> int:
@@ -472,7 +473,11 @@ class PlayAsHolmes(Points):
         return None
 
     def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        automa.decks_into(state, view)
         view_into(state, seat, view)
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        return automa.deck_lines(view), []
 
     def deathtrap_tokens(self) -> int:
         return int(panel().raw["deathtraps"])

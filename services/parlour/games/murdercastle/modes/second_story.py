@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 
 from parlour.engine.game import Variant
-from parlour.engine.rng import state_rng
+from parlour.engine.rng import Rng, state_rng
 from parlour.engine.text import seat
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
@@ -20,7 +20,7 @@ from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
 from parlour.games.murdercastle.hooks import Points
 from parlour.games.murdercastle.names import POTION_NAMES, ordinal
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
-from parlour.games.murdercastle.stack import Out, pop, public
+from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 UPPER = 1
@@ -333,8 +333,36 @@ class SecondStory(Points):
     def collect_blocked(self, state: pb.State, seat: int) -> bool:
         return potion_blocked(state, seat)
 
-    def potion_spots(self, state: pb.State) -> list[int]:
-        return spots(state)
+    def collected(self, state: pb.State, frame: pb.Frame, place: int, colour: int) -> None:
+        if Castle(state).special(place) == "laboratory":
+            frame.lab_cubes.append(colour)
+
+    def action_over(self, state: pb.State, frame: pb.Frame) -> None:
+        """The Laboratory: a potion for each cube collected there (while any is on the shelf)."""
+        if frame.lab_cubes and spots(state):
+            push(state, pb.FRAME_KIND_PICK_POTION, frame.seat, count=len(frame.lab_cubes),
+                 colours=list(frame.lab_cubes))
+
+    def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        view.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
+        view.potions_drawn.extend(state.potions_drawn)
+
+    def resample_face_down(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        """The face-down potions of the Laboratory Shelf."""
+        face_down = [i for i, p in enumerate(state.shelf) if p != pb.POTION_UNSPECIFIED]
+        potions = [state.shelf[i] for i in face_down]
+        rng.shuffle(potions)
+        for i, potion in zip(face_down, potions, strict=True):
+            state.shelf[i] = potion
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        if not view.shelf_face_down:
+            return [], []
+        return [], [f"Laboratory Shelf: {sum(view.shelf_face_down)} potions face down"]
+
+    def player_words(self, player: pb.SeatView) -> list[str]:
+        drank = [x for x, on in (("a Tonic", player.tonic), ("Poison", player.poison)) if on]
+        return ["drank " + " and ".join(drank)] if drank else []
 
     def pathway_tokens(self, state: pb.State) -> int:
         return pathway_tokens(state)
