@@ -159,8 +159,7 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
     """Drop seats from a window that cannot act, judged on public facts only (a window that
     answers Holmes entering a room also drops the seats no longer there with him, and first
-    takes in the seats a mode adds, such as those keeping a Castle Junction card that blocks
-    him)."""
+    takes in the seats a mode adds, `window_joiners`)."""
     if frame.place and not frame.started:
         frame.started = True
         frame.seats.extend(s for s in rules(state).window_joiners(state) if s not in frame.seats)
@@ -171,10 +170,10 @@ def _trim_window(state: pb.State, frame: pb.Frame) -> None:
 def _in_window(state: pb.State, frame: pb.Frame, seat: int) -> bool:
     if seat == holmes_seat(state):
         return rules(state).holmes_in_window(state)
-    junction = bool(rules(state).window_actions(state, seat, frame.place))
+    added = bool(rules(state).window_actions(state, seat, frame.place))
     if frame.place and not holmes.exposed(state, seat, frame.place):
-        return junction
-    return junction or _may_play(state, seat)
+        return added
+    return added or _may_play(state, seat)
 
 
 def _may_play(state: pb.State, seat: int) -> bool:
@@ -182,9 +181,8 @@ def _may_play(state: pb.State, seat: int) -> bool:
 
 
 def _won(state: pb.State, out: Out) -> bool:
-    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning); in
-    Automa Holmes wins once the board holds all 5 Holmes Strikes!, in Play as Holmes the Holmes
-    seat wins once the Holmes Tracker reaches 10."""
+    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning), unless
+    a mode's win comes first (`game_over`)."""
     holmes_won = MODES.game_over(state)
     if holmes_won is not None:
         winners, reason = holmes_won
@@ -254,16 +252,16 @@ def _drive(state: pb.State, out: Out) -> None:
 
 
 def skips_movement(state: pb.State) -> bool:
-    """Whether this round ends without a Holmes' Movement Card (a mode sets the flag; it is
-    spent)."""
+    """Whether this round ends without a Holmes' Movement Card (a mode's reward or a planner's
+    sample sets the flag; it is spent)."""
     skip = state.junction.skip_movement
     state.junction.skip_movement = False
     return skip
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
-    """The Automa card, or Holmes' Control Panel cube and cards on the Action Tiles; Black
-    Closet draws; then the Skeleton Key passes clockwise."""
+    """A mode's end-of-round steps first (`end_round`); Black Closet draws; then the Skeleton
+    Key passes clockwise."""
     if MODES.end_round(state, frame, out):
         return
     if not frame.started:

@@ -17,10 +17,11 @@ from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, tile_of
 from parlour.games.murdercastle.cards import kind_of
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.components import LEVELS, data, deck_cards
 from parlour.games.murdercastle.cubes import move, present
 from parlour.games.murdercastle.hooks import Points
-from parlour.games.murdercastle.names import SIDE_NAMES, automa_name, evidence, room
+from parlour.games.murdercastle.modes.components import LEVELS, data, deck_cards
+from parlour.games.murdercastle.modes.names import automa_name
+from parlour.games.murdercastle.names import SIDE_NAMES, evidence, room
 from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 

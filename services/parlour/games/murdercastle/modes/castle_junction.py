@@ -20,7 +20,10 @@ from parlour.engine.text import seat as seat_name
 from parlour.engine.text import subject
 from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import Castle, story, tile_of
-from parlour.games.murdercastle.components import (
+from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes import holmes_abilities, play_as_holmes
+from parlour.games.murdercastle.modes.components import (
     DISCARD,
     JUNCTION_DATA,
     KEEP,
@@ -29,17 +32,13 @@ from parlour.games.murdercastle.components import (
     objective,
     reward,
 )
-from parlour.games.murdercastle.cubes import COLOURS, needed
-from parlour.games.murdercastle.hooks import Points
-from parlour.games.murdercastle.modes import holmes_abilities, play_as_holmes
-from parlour.games.murdercastle.names import (
+from parlour.games.murdercastle.modes.names import (
     ability_name,
-    action_tile_name,
     junction_name,
     objective_name,
-    ordinal,
     slot_name,
 )
+from parlour.games.murdercastle.names import action_tile_name, ordinal
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,

@@ -18,11 +18,12 @@ from parlour.engine.text import item, subject
 from parlour.engine.text import seat as seat_name
 from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.catalogue import action_tiles
-from parlour.games.murdercastle.components import abilities, panel
 from parlour.games.murdercastle.cubes import COLOURS, needed
 from parlour.games.murdercastle.hooks import Points
 from parlour.games.murdercastle.modes import automa, holmes_cards
-from parlour.games.murdercastle.names import action_tile_name, automa_name, slot_name
+from parlour.games.murdercastle.modes.components import abilities, panel
+from parlour.games.murdercastle.modes.names import automa_name, slot_name
+from parlour.games.murdercastle.names import action_tile_name
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,

@@ -18,7 +18,8 @@ from parlour.games.murdercastle.board import Castle, opposite, place_of, story, 
 from parlour.games.murdercastle.catalogue import Room, catalogue
 from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
 from parlour.games.murdercastle.hooks import Points
-from parlour.games.murdercastle.names import POTION_NAMES, ordinal
+from parlour.games.murdercastle.modes.names import POTION_NAMES
+from parlour.games.murdercastle.names import ordinal
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
 from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
