@@ -43,6 +43,8 @@ class Points(Mode):
     event_words: Mapping[str, Callable[[Any], str]] = {}
     #: Its action kinds naming one of several identical cards (text.COPIES).
     copies: tuple[str, ...] = ()
+    #: What its special rooms do, by `Room.special` (prompts).
+    room_effects: Mapping[str, str] = {}
 
     # -- the table: every active mode's part, in order ---------------------------------------
     def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:

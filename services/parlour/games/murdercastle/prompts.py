@@ -19,7 +19,8 @@ from parlour.games.murdercastle.names import (
 )
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-#: A special room's effect, shortened from the rulebooks (RULES.md, "Rooms").
+#: A special room's effect, shortened from the rulebooks (RULES.md, "Rooms"; with the modes'
+#: `room_effects`).
 ROOM_EFFECTS = {
     "maze": "two rooms, each with its own safe of 2; explore only from your side",
     "black_closet": "end the round here to draw an extra Event Card",
@@ -27,14 +28,6 @@ ROOM_EFFECTS = {
     "asphyxiation": "no Keep cards may be played here, not even to defend",
     "whitechapel": "when Holmes comes, everyone here hides secretly under the bed or in the "
                    "bathroom; he strikes those he finds",
-    "secret_room": "its safe is filled with 4 random cubes from the Evidence Bag",
-    "laboratory": "each cube collected here turns over a potion: Tonic blocks your next "
-                  "strike, Poison adds a drop to it, Snake Oil sends the cube back to the bag, "
-                  "H2O does nothing",
-    "waiting_room": "filled with 3 cubes of your choice from the gondola before the unloading "
-                    "one",
-    "dumbwaiter": "no stairs; its safe takes any number of cubes",
-    "five_door": "a built-in Trapdoor to the basement: whoever collects evidence here falls",
 }
 
 #: What the Action Tiles do, for the prompt of the seat performing one.
@@ -54,7 +47,11 @@ TILE_PROMPTS = {
 def room_effect(place: int) -> str:
     """A room's special effect ("" for an ordinary room)."""
     found = catalogue().rooms.get(place // 2)
-    return ROOM_EFFECTS.get(found.special, "") if found else ""
+    return _effect(found.special) if found else ""
+
+
+def _effect(special: str) -> str:
+    return ROOM_EFFECTS.get(special) or declared("room_effects").get(special, "")
 
 
 def doorways(tile: int, rotation: int) -> str:
@@ -151,7 +148,7 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         return f"{doing}.{extra}{wheel}{passing}"
     if kind == pb.FRAME_KIND_PLACE_ROOM:
         name = tile_name(top.tile) if top.tile in catalogue().rooms else "the new room"
-        effect = ROOM_EFFECTS.get(catalogue().rooms[top.tile].special, "") if (
+        effect = _effect(catalogue().rooms[top.tile].special) if (
             top.tile in catalogue().rooms) else ""
         return (f"You revealed {name}: choose how to turn it; each choice names the doorways "
                 "it will have." + (f" ({name}: {effect}.)" if effect else ""))

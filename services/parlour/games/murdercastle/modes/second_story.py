@@ -252,6 +252,17 @@ REASONS = {"potion": "POTION_NOT_ON_SHELF"}
 
 
 # -- words ---------------------------------------------------------------------------------
+#: The effects of its special rooms, shortened from the rulebook (RULES.md, "Rooms").
+ROOM_EFFECTS = {
+    "secret_room": "its safe is filled with 4 random cubes from the Evidence Bag",
+    "laboratory": "each cube collected here turns over a potion: Tonic blocks your next "
+                  "strike, Poison adds a drop to it, Snake Oil sends the cube back to the bag, "
+                  "H2O does nothing",
+    "waiting_room": "filled with 3 cubes of your choice from the gondola before the unloading "
+                    "one",
+    "dumbwaiter": "no stairs; its safe takes any number of cubes",
+    "five_door": "a built-in Trapdoor to the basement: whoever collects evidence here falls",
+}
 EVENT_WORDS = {
     "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
                         "from the Laboratory Shelf",
@@ -287,6 +298,7 @@ class SecondStory(Points):
     action_words = {
         "potion": lambda body: f"turn over the {ordinal(body.spot + 1)} potion on the shelf"}
     event_words = EVENT_WORDS
+    room_effects = ROOM_EFFECTS
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
