@@ -49,7 +49,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
             keep_count=len(player.keep), ability_used=player.ability_used,
             top_hat=player.top_hat, blind_progress=player.blind_progress,
             partnered=player.partnered, has_hidden=player.hiding != pb.HIDING_SPOT_UNSPECIFIED,
-            holds_brick_wall=player.holds_brick_wall, tonic=player.tonic, poison=player.poison,
+            holds_brick_wall=player.holds_brick_wall,
         )
         seen.board.CopyFrom(player.board)
     for frame in state.frames:

@@ -359,6 +359,8 @@ class SecondStory(Points):
     def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
         view.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
         view.potions_drawn.extend(state.potions_drawn)
+        for seen, player in zip(view.players, state.players, strict=True):
+            seen.tonic, seen.poison = player.tonic, player.poison
 
     def resample_face_down(self, state: pb.State, seat: int | None, rng: Rng) -> None:
         """The face-down potions of the Laboratory Shelf."""
