@@ -278,6 +278,7 @@ def rules(state: pb.State) -> Points:
 def declared(table: str) -> dict:
     """Every installed mode's entries in one of the tables of `Points` (public_choices,
     reasons, passed ...), merged: a mode's frame or action only arises while it is on."""
+    assert MODES.all, "the modes are not installed yet (modes/__init__.py installs them)"
     found: dict = {}
     for mode in MODES.all:
         entries = getattr(mode, table)
