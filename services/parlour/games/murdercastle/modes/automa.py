@@ -2,7 +2,8 @@
 against Holmes, who follows the player room by room and resolves an Automa card each round.
 
 Holmes' steps are automatic; every choice the rulebook gives "you" (ties between rooms,
-which evidence he destroys, which doorway he locks) is a decision of the one seat.
+which evidence he destroys, which doorway he locks) is a decision of the one seat. `Automa`,
+the plugin, replaces the rule points of `hooks` the mode changes and declares its words.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ after every applied action (`check`): the event objectives on the events the act
 emitted, in order, the others on the position. A completed card goes to the Skeleton Key
 holder, who may play its reward in the Event Card windows (`window_actions`, `play`); a
 majority of investigators may vote a face-up objective away, at the price of a Holmes'
-Movement Card (`propose`, `vote`).
+Movement Card (`propose`, `vote`). `CastleJunction`, the plugin, brings these cards and
+Holmes' Ability Cards (`holmes_abilities`) into a Play as Holmes match, with their words.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Evidence and the Holmes' Action Cards of Automa.
 The Holmes seat has a `Player` entry like every seat (so seat numbers stay indices) but no
 character, no room (place 0) and no Evidence Board; `stack.key_order` and
 `stack.investigators` leave it out. This module holds the mode's state rules: the Holmes
-Tracker, the Control Panel, the unlocked supply and the cards face down on Action Tiles.
-Resolving a card is `holmes_cards.py`.
+Tracker, the Control Panel, the unlocked supply and the cards face down on Action Tiles, and
+its plugin, `PlayAsHolmes`, with its words. Resolving a card is `holmes_cards.py`.
 """
 
 from __future__ import annotations
