@@ -163,9 +163,9 @@ def strike_trace(level: int, seeds: range, bot: str = "purposeful") -> list[dict
     """Every Holmes Strikes! of seeded Automa games (issue 32): the round, what moved Holmes
     last (a Holmes' Movement Card, an Automa card, an Event Card), the rooms he walked
     through, where the player stood and how far Holmes was when the round's actions ended."""
-    from parlour.games.murdercastle import automa
     from parlour.games.murdercastle.board import place_name
     from parlour.games.murdercastle.catalogue import catalogue
+    from parlour.games.murdercastle.modes import automa
     from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
     game = get_game("murdercastle")

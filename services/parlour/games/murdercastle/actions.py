@@ -98,9 +98,7 @@ def end_action(state: pb.State, frame: pb.Frame) -> None:
     pop(state)
     if frame.started and frame.action != pb.ACTION_TILE_DRAW and state.to_act:
         push(state, pb.FRAME_KIND_EVENT_WINDOW, frame.seat, seats=[frame.seat])
-    if frame.lab_cubes and rules(state).potion_spots(state):
-        push(state, pb.FRAME_KIND_PICK_POTION, frame.seat, count=len(frame.lab_cubes),
-             colours=list(frame.lab_cubes))
+    rules(state).action_over(state, frame)
     effects.fall_if_pending(state, frame)
 
 
@@ -276,8 +274,7 @@ def collect(state: pb.State, frame: pb.Frame, colour: int, out: Out) -> None:
     move(castle.safe(player.place), player.board, colour)
     out.append(public(pb.Event(collected=pb.Collected(seat=seat, place=player.place,
                                                       colour=colour))))
-    if castle.special(player.place) == "laboratory":
-        frame.lab_cubes.append(colour)
+    rules(state).collected(state, frame, player.place, colour)
     effects.after_cube_taken(state, seat, player.place, frame, out)
 
 

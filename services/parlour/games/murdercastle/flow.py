@@ -24,7 +24,7 @@ from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, room_special
 from parlour.games.murdercastle.catalogue import action_tiles
 from parlour.games.murdercastle.cubes import complete, needed, total
-from parlour.games.murdercastle.hooks import MODES, rules
+from parlour.games.murdercastle.hooks import MODES, declared, rules
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.setup import selections_per_round
 from parlour.games.murdercastle.stack import (
@@ -43,15 +43,15 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 Options = Callable[[pb.State, pb.Frame, int], list[pb.Action]]
 Apply = Callable[[pb.State, pb.Frame, int, pb.Action, Out], None]
-#: Frames whose only option may be taken for the seat: their options never depend on a hand.
+#: Frames whose only option may be taken for the seat: their options never depend on a hand
+#: (with those the modes declare).
 PUBLIC_CHOICES = {
     pb.FRAME_KIND_PLACE_ROOM, pb.FRAME_KIND_HOLMES_ROOM, pb.FRAME_KIND_ESCAPE,
     pb.FRAME_KIND_CHOOSE_PLACE, pb.FRAME_KIND_CHOOSE_SEAT, pb.FRAME_KIND_CHOOSE_COLOUR,
     pb.FRAME_KIND_CHOOSE_DOOR, pb.FRAME_KIND_PICK_ROOM_TILE, pb.FRAME_KIND_EVENT_MOVE,
-    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET, pb.FRAME_KIND_PICK_POTION,
-    pb.FRAME_KIND_PANEL_CUBE, pb.FRAME_KIND_ASSIGN_CARDS, pb.FRAME_KIND_HOLMES_WALK,
-    pb.FRAME_KIND_JUNCTION_TARGET,
+    pb.FRAME_KIND_SELECT_TILE, pb.FRAME_KIND_BLACK_CLOSET,
 }
+#: Each action kind's refusal reason (with those the modes declare).
 REASONS = {
     "select": "TILE_NOT_OPEN", "pass": "DECISION_REQUIRED", "explore": "DOORWAY_NOT_EXPLORABLE",
     "rotate": "ROTATION_DOES_NOT_CONNECT", "cube": "CUBE_NOT_AVAILABLE",
@@ -60,11 +60,6 @@ REASONS = {
     "play": "CARD_NOT_PLAYABLE", "discard": "CARD_NOT_IN_HAND", "hide": "NOT_HIDING_NOW",
     "ability": "ABILITY_NOT_AVAILABLE", "pick": "TILE_NOT_IN_PILE",
     "turn_wheel": "BONUS_NOT_AVAILABLE", "give": "CARD_NOT_IN_HAND",
-    "potion": "POTION_NOT_ON_SHELF", "panel": "PLACEHOLDER_NOT_OPEN",
-    "assign": "CARD_NOT_ASSIGNABLE",
-    "junction": "JUNCTION_CARD_NOT_PLAYABLE", "propose": "PROPOSAL_NOT_ALLOWED",
-    "vote": "NOT_VOTING_NOW", "choose_ability": "ABILITY_NOT_OFFERED",
-    "holmes_ability": "HOLMES_ABILITY_NOT_AVAILABLE", "junction_target": "TARGET_NOT_OFFERED",
 }
 
 
@@ -102,7 +97,8 @@ def apply(state: pb.State, seat: int, action: pb.Action) -> Out:
         kinds = {a.WhichOneof("kind") for a in legal}
         if kind not in kinds:
             raise IllegalAction("WRONG_DECISION", f"{kind} is not a choice now")
-        raise IllegalAction(REASONS[kind], f"{kind} is not allowed now")
+        reason = REASONS.get(kind) or declared("reasons")[kind]
+        raise IllegalAction(reason, f"{kind} is not allowed now")
     out: Out = []
     frame = top(state)
     assert frame is not None
@@ -153,7 +149,7 @@ def _finished_act(frame: pb.Frame) -> bool:
 
 
 def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
-    if frame.kind in PUBLIC_CHOICES:
+    if frame.kind in PUBLIC_CHOICES or frame.kind in declared("public_choices"):
         return True
     if frame.kind == pb.FRAME_KIND_ACT:
         return frame.started or not state.players[frame.seat].keep
@@ -163,8 +159,7 @@ def _may_decide_for(state: pb.State, frame: pb.Frame, only: pb.Action) -> bool:
 def _trim_window(state: pb.State, frame: pb.Frame) -> None:
     """Drop seats from a window that cannot act, judged on public facts only (a window that
     answers Holmes entering a room also drops the seats no longer there with him, and first
-    takes in the seats a mode adds, such as those keeping a Castle Junction card that blocks
-    him)."""
+    takes in the seats a mode adds, `window_joiners`)."""
     if frame.place and not frame.started:
         frame.started = True
         frame.seats.extend(s for s in rules(state).window_joiners(state) if s not in frame.seats)
@@ -175,10 +170,10 @@ def _trim_window(state: pb.State, frame: pb.Frame) -> None:
 def _in_window(state: pb.State, frame: pb.Frame, seat: int) -> bool:
     if seat == holmes_seat(state):
         return rules(state).holmes_in_window(state)
-    junction = bool(rules(state).window_actions(state, seat, frame.place))
+    added = bool(rules(state).window_actions(state, seat, frame.place))
     if frame.place and not holmes.exposed(state, seat, frame.place):
-        return junction
-    return junction or _may_play(state, seat)
+        return added
+    return added or _may_play(state, seat)
 
 
 def _may_play(state: pb.State, seat: int) -> bool:
@@ -186,9 +181,8 @@ def _may_play(state: pb.State, seat: int) -> bool:
 
 
 def _won(state: pb.State, out: Out) -> bool:
-    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning); in
-    Automa Holmes wins once the board holds all 5 Holmes Strikes!, in Play as Holmes the Holmes
-    seat wins once the Holmes Tracker reaches 10."""
+    """The first player back in the Pharmacy with all evidence wins (Rulebook: Winning), unless
+    a mode's win comes first (`game_over`)."""
     holmes_won = MODES.game_over(state)
     if holmes_won is not None:
         winners, reason = holmes_won
@@ -258,16 +252,16 @@ def _drive(state: pb.State, out: Out) -> None:
 
 
 def skips_movement(state: pb.State) -> bool:
-    """Whether this round ends without a Holmes' Movement Card (a mode sets the flag; it is
-    spent)."""
+    """Whether this round ends without a Holmes' Movement Card (a mode's reward or a planner's
+    sample sets the flag; it is spent)."""
     skip = state.junction.skip_movement
     state.junction.skip_movement = False
     return skip
 
 
 def _end_round(state: pb.State, frame: pb.Frame, out: Out) -> None:
-    """The Automa card, or Holmes' Control Panel cube and cards on the Action Tiles; Black
-    Closet draws; then the Skeleton Key passes clockwise."""
+    """A mode's end-of-round steps first (`end_round`); Black Closet draws; then the Skeleton
+    Key passes clockwise."""
     if MODES.end_round(state, frame, out):
         return
     if not frame.started:
@@ -321,10 +315,6 @@ def _fill_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action
 
 def _fill(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
     actions.fill(state, frame, action.cube.colour, out)
-
-
-def _holmes_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
-    return [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
 
 
 def _holmes_room(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action,
@@ -406,7 +396,8 @@ def _closet(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out:
         out.append(public(pb.Event(passed=pb.Passed(seat=seat, frame=frame.kind))))
 
 
-def _place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+def place_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    """A choice among the rooms the frame offers (Holmes' room, a card's room ...)."""
     return [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
 
 
@@ -521,12 +512,12 @@ DECISIONS: dict[int, tuple[Options, Apply]] = {
     pb.FRAME_KIND_ACT: (_act_options, _act),
     pb.FRAME_KIND_PLACE_ROOM: (_rotate_options, _rotate),
     pb.FRAME_KIND_FILL_SAFE: (_fill_options, _fill),
-    pb.FRAME_KIND_HOLMES_ROOM: (_holmes_options, _holmes_room),
+    pb.FRAME_KIND_HOLMES_ROOM: (place_options, _holmes_room),
     pb.FRAME_KIND_ESCAPE: (_escape_options, _escape),
     pb.FRAME_KIND_DROP_EVIDENCE: (_drop_options, _drop),
     pb.FRAME_KIND_HAND_LIMIT: (_limit_options, _limit),
     pb.FRAME_KIND_EVENT_WINDOW: (_window_options, _window),
-    pb.FRAME_KIND_CHOOSE_PLACE: (_place_options, _choose_place),
+    pb.FRAME_KIND_CHOOSE_PLACE: (place_options, _choose_place),
     pb.FRAME_KIND_CHOOSE_SEAT: (_seat_options, _choose_seat),
     pb.FRAME_KIND_CHOOSE_COLOUR: (_colour_options, _choose_colour),
     pb.FRAME_KIND_CHOOSE_DOOR: (_door_options, _choose_door),

@@ -11,6 +11,7 @@ from parlour.engine.text import owner, seat
 from parlour.games.murdercastle import flow, reference, views
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, total
+from parlour.games.murdercastle.hooks import declared
 from parlour.games.murdercastle.modes import MODES  # installs the modes
 from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS, new_state
 from parlour.games.murdercastle.stack import holmes_seat
@@ -31,8 +32,8 @@ class MurderCastle(Game):
     display_name = "Crimes in History: H. H. Holmes' Murder Castle"
     min_seats = 1
     max_seats = MAX_SEATS
-    reasons = reference.REASONS
-    decision_kinds = reference.DECISION_KINDS
+    reasons = {**reference.REASONS, **declared("reason_texts")}
+    decision_kinds = {**reference.DECISION_KINDS, **declared("decision_texts")}
     #: 2: Explore the Castle is offered only from a room with a doorway to explore (issue 43;
     #: RULES.md), so version 1 matches move to 2 when the host migrates them.
     rules_version = 2

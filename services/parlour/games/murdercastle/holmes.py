@@ -60,18 +60,17 @@ def destinations(state: pb.State, rooms: tuple[int, ...]) -> list[int]:
 
 
 def decider(state: pb.State, revealer: int, aimed: bool = True) -> int:
-    """The seat that makes Holmes' choices: whoever revealed the card; in Play as Holmes the
-    Holmes seat ("The player playing as Holmes chooses Holmes' movement"), except for a card
-    an investigator reveals to move him (`aimed` False: Holmes is Alerted (Keep) "allows
-    players to move Holmes")."""
+    """The seat that makes Holmes' choices: whoever revealed the card, or a mode's chooser
+    (`holmes_chooser`), except for a card an investigator reveals to move him (`aimed` False:
+    Holmes is Alerted (Keep) "allows players to move Holmes")."""
     chooser = rules(state).holmes_chooser(state)
     return chooser if chooser is not None and aimed else revealer
 
 
 def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = True) -> None:
-    """Reveal a movement card and move Holmes (Rulebook: Move Holmes); in Automa he goes to
-    the player's room or the listed room closest to it, unless the card was played to move
-    him (`aimed` False: Holmes is Alerted (Keep))."""
+    """Reveal a movement card and move Holmes (Rulebook: Move Holmes), among the rooms a mode
+    allows (`holmes_targets`) unless the card was played to move him (`aimed` False: Holmes is
+    Alerted (Keep))."""
     partnered = [s for s in key_order(state) if state.players[s].partnered]
     if partnered:
         push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
@@ -144,13 +143,12 @@ def choose_room(state: pb.State, frame: pb.Frame, place: int, out: Out) -> None:
 
 def enter(state: pb.State, place: int, escaper: int, out: Out, answerable: bool = True) -> None:
     """Holmes moves into a room; everyone there is struck unless they escape or hide (with
-    `answerable` False, for Holmes' Ability Card, no Event Card or ability answers him)."""
+    `answerable` False, for a mode's card, no Event Card or ability answers him)."""
     if place == state.holmes:
         return
     moved = pb.HolmesMoved(from_place=state.holmes, to_place=place)
     out.append(public(pb.Event(holmes_moved=moved)))
-    if state.junction.open:
-        state.junction.prior = state.holmes  # where a Castle Junction block sends him back
+    rules(state).holmes_leaves(state)
     state.holmes = place
     there = [s for s in key_order(state)
              if state.players[s].place == place and not state.players[s].partnered]
@@ -195,8 +193,8 @@ def escaped(state: pb.State) -> None:
 
 
 def hide_pending(state: pb.State, frame: pb.Frame) -> list[int]:
-    """Hiders in the Whitechapel Suite who still owe their secret choice, and the Holmes seat
-    (Play as Holmes), who chooses his spot at the same time."""
+    """Hiders in the Whitechapel Suite who still owe their secret choice, and the seat that
+    hides for Holmes (`holmes_hider`), who chooses his spot at the same time."""
     hiders = [s for s in frame.seats if exposed(state, s, frame.place)]
     found = [s for s in hiders if state.players[s].hiding == pb.HIDING_SPOT_UNSPECIFIED]
     holmes = rules(state).holmes_hider(state)

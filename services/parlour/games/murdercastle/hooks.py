@@ -1,9 +1,15 @@
 """The rule points Murder Castle's modes may replace (parlour.engine.modes), each method the
-standard game's answer; `modes` installs The 2nd Story, Automa, Play as Holmes and the Castle
-Junction Cards over them. The standard modules ask `rules(state)` at these points and never
+standard game's answer, and the tables a mode adds its own entries to (its frames' words,
+prompts and public choices, its actions' refusal reasons ...); `modes` installs The 2nd
+Story, Automa, Play as Holmes and the Castle Junction Cards over them. The standard modules
+ask `rules(state)` at these points and `declared(table)` for the modes' entries, and never
 which mode is on."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
 
 from parlour.engine.game import Emitted
 from parlour.engine.modes import Mode, Modes
@@ -16,7 +22,42 @@ Out = list[Emitted]
 
 
 class Points(Mode):
-    """The standard rules at each point a mode replaces."""
+    """The standard rules at each point a mode replaces, and the mode's entries in the
+    standard tables (`declared`: none in the standard game)."""
+
+    #: Frames the mode pushes whose only option may be taken for the seat (flow).
+    public_choices: frozenset[int] = frozenset()
+    #: Its action kinds' refusal reasons (flow), and each reason described (reference).
+    reasons: Mapping[str, str] = {}
+    reason_texts: Mapping[str, str] = {}
+    #: Its frames described as decision kinds, by name (reference).
+    decision_texts: Mapping[str, str] = {}
+    #: Its frames' prompts, what passing them means and what a pass was (prompts, text).
+    prompts: Mapping[int, str] = {}
+    pass_labels: Mapping[int, str] = {}
+    passed: Mapping[int, str] = {}
+    #: Words for its actions (body -> words), their labels from a View ((view, body) ->
+    #: label) and its events (body -> past tense), by kind (text).
+    action_words: Mapping[str, Callable[[Any], str]] = {}
+    action_labels: Mapping[str, Callable[[pb.View, Any], str]] = {}
+    event_words: Mapping[str, Callable[[Any], str]] = {}
+    #: Its action kinds naming one of several identical cards (text.COPIES).
+    copies: tuple[str, ...] = ()
+    #: What its special rooms do, by `Room.special` (prompts).
+    room_effects: Mapping[str, str] = {}
+
+    # -- the table: every active mode's part, in order ---------------------------------------
+    def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
+        """The mode's sections of the table, (title, items), after the standard ones."""
+        return []
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        """The mode's lines in the table's Holmes section: before the Evidence Bag, after it."""
+        return [], []
+
+    def player_words(self, player: pb.SeatView) -> list[str]:
+        """The mode's words about a player, after the standard ones."""
+        return []
 
     # -- setup: seats, characters, components -----------------------------------------------
     def holmes_seat_of(self, options: pb.Options) -> int | None:
@@ -88,6 +129,9 @@ class Points(Mode):
         """The chance Holmes walks into a room 1 or 2 rooms away after the movement card."""
         return {}
 
+    def resample_face_down(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        """Shuffle, in a copy, the mode's face-down pieces, after the room pile."""
+
     def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
         """Redeal, in a copy, the mode's cards `seat` cannot see, after the standard decks."""
 
@@ -124,9 +168,11 @@ class Points(Mode):
         """Whether the seat may not collect in its room at all."""
         return False
 
-    def potion_spots(self, state: pb.State) -> list[int]:
-        """Spots a collector may turn a potion over from after its action."""
-        return []
+    def collected(self, state: pb.State, frame: pb.Frame, place: int, colour: int) -> None:
+        """A cube went from a room's safe onto the collector's board (before its effects)."""
+
+    def action_over(self, state: pb.State, frame: pb.Frame) -> None:
+        """A seat's action is over (its window pushed), before any Trapdoor fall."""
 
     def pathway_tokens(self, state: pb.State) -> int:
         """Hidden Bookcase Pathway tokens."""
@@ -165,6 +211,9 @@ class Points(Mode):
     def maze_sides(self, state: pb.State, sides: list[int]) -> list[int]:
         """The Maze's sides Holmes may enter."""
         return sides
+
+    def holmes_leaves(self, state: pb.State) -> None:
+        """Holmes is about to move from his room into another."""
 
     def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
         """The movement card after a card that waits for one (`state.after_card`)."""
@@ -223,3 +272,16 @@ MODES: Modes[Points] = Modes(Points)
 def rules(state: pb.State) -> Points:
     """The rule points of this match's modes."""
     return MODES.rules(state.options)
+
+
+@cache
+def declared(table: str) -> dict:
+    """Every installed mode's entries in one of the tables of `Points` (public_choices,
+    reasons, passed ...), merged: a mode's frame or action only arises while it is on."""
+    assert MODES.all, "the modes are not installed yet (modes/__init__.py installs them)"
+    found: dict = {}
+    for mode in MODES.all:
+        entries = getattr(mode, table)
+        found.update(dict.fromkeys(entries) if isinstance(entries, frozenset | tuple)
+                     else entries)
+    return found

@@ -1,27 +1,16 @@
-"""The rulebook's names for the components: rooms, cards, evidence, tiles, placeholders."""
+"""The rulebook's names for the standard game's components: rooms, cards, evidence, tiles,
+characters (the modes' components are named in `modes.names`)."""
 
 from __future__ import annotations
 
-from parlour.games.murdercastle import components
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, FAKE
-from parlour.games.murdercastle.v1 import junction_pb2 as jpb
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 SIDE_NAMES = ("north", "east", "south", "west")
-POTION_NAMES = {pb.POTION_TONIC: "a Tonic", pb.POTION_H2O: "H2O",
-                pb.POTION_SNAKE_OIL: "Snake Oil", pb.POTION_POISON: "Poison"}
 SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
 LEVEL_NAMES = {-1: "in the basement", 0: "on the main floor", 1: "on the 2nd Story"}
-#: The Castle Junction actions, shortened from their printed text.
-REWARD_NAMES = {
-    jpb.JUNCTION_REWARD_BLOCK_HOLMES: "Block Holmes",
-    jpb.JUNCTION_REWARD_REMOVE_CUBE: "Remove a Holmes' cube",
-    jpb.JUNCTION_REWARD_NO_MOVEMENT: "No Holmes' Movement Cards this round",
-    jpb.JUNCTION_REWARD_REMOVE_CARD: "Remove a Holmes' Action Card from the Action Tiles",
-    jpb.JUNCTION_REWARD_BOX_CARD: "Permanently remove a Holmes' Action Card",
-}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
@@ -70,32 +59,6 @@ def movement_name(card: int) -> str:
     if move.special:
         return "Lights Out!" if move.special == "lights_out" else "Holmes Goes on a Rampage"
     return " / ".join(tile_name(r) for r in move.rooms)
-
-
-def objective_name(objective: int) -> str:
-    """A Castle Junction objective's text."""
-    return components.TEXTS.get(objective, "none")
-
-
-def junction_name(card: int) -> str:
-    """A completed Castle Junction Card by its action."""
-    return REWARD_NAMES[components.reward(card)] if card else "a Castle Junction Card"
-
-
-def automa_name(card: int) -> str:
-    """A Holmes' Action Card's name."""
-    return components.data().cards[card].name
-
-
-def ability_name(ability: int) -> str:
-    """A Holmes' Ability Card's name."""
-    found = components.abilities().get(ability)
-    return found.name if found else "Holmes' Ability Card"
-
-
-def slot_name(slot: int) -> str:
-    """A Control Panel placeholder as printed ("1a" …)."""
-    return components.panel().names[slot - 1]
 
 
 def action_tile_name(tile: int) -> str:

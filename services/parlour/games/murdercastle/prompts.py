@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from parlour.games.murdercastle.board import Castle
 from parlour.games.murdercastle.catalogue import catalogue
+from parlour.games.murdercastle.hooks import declared
 from parlour.games.murdercastle.names import (
     SIDE_NAMES,
     action_tile_name,
@@ -18,7 +19,8 @@ from parlour.games.murdercastle.names import (
 )
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
-#: A special room's effect, shortened from the rulebooks (RULES.md, "Rooms").
+#: A special room's effect, shortened from the rulebooks (RULES.md, "Rooms"; with the modes'
+#: `room_effects`).
 ROOM_EFFECTS = {
     "maze": "two rooms, each with its own safe of 2; explore only from your side",
     "black_closet": "end the round here to draw an extra Event Card",
@@ -26,14 +28,6 @@ ROOM_EFFECTS = {
     "asphyxiation": "no Keep cards may be played here, not even to defend",
     "whitechapel": "when Holmes comes, everyone here hides secretly under the bed or in the "
                    "bathroom; he strikes those he finds",
-    "secret_room": "its safe is filled with 4 random cubes from the Evidence Bag",
-    "laboratory": "each cube collected here turns over a potion: Tonic blocks your next "
-                  "strike, Poison adds a drop to it, Snake Oil sends the cube back to the bag, "
-                  "H2O does nothing",
-    "waiting_room": "filled with 3 cubes of your choice from the gondola before the unloading "
-                    "one",
-    "dumbwaiter": "no stairs; its safe takes any number of cubes",
-    "five_door": "a built-in Trapdoor to the basement: whoever collects evidence here falls",
 }
 
 #: What the Action Tiles do, for the prompt of the seat performing one.
@@ -53,7 +47,11 @@ TILE_PROMPTS = {
 def room_effect(place: int) -> str:
     """A room's special effect ("" for an ordinary room)."""
     found = catalogue().rooms.get(place // 2)
-    return ROOM_EFFECTS.get(found.special, "") if found else ""
+    return _effect(found.special) if found else ""
+
+
+def _effect(special: str) -> str:
+    return ROOM_EFFECTS.get(special) or declared("room_effects").get(special, "")
 
 
 def doorways(tile: int, rotation: int) -> str:
@@ -106,14 +104,12 @@ def select_label(view: pb.View, me: int, tile: int) -> str:
     return f"{label} (your room has no doorway to explore)"
 
 
-#: What passing means, by the decision it ends.
+#: What passing means, by the decision it ends (with the modes' `pass_labels`).
 PASS_LABELS = {
     pb.FRAME_KIND_EVENT_WINDOW: "play nothing now",
     pb.FRAME_KIND_DEFEND: "do not defend",
     pb.FRAME_KIND_BLACK_CLOSET: "draw no extra card",
     pb.FRAME_KIND_ESCAPE: "stay where you are",
-    pb.FRAME_KIND_ASSIGN_CARDS: "stop putting cards out",
-    pb.FRAME_KIND_HOLMES_WALK: "stop Holmes here",
     pb.FRAME_KIND_EVENT_MOVE: "stop moving here",
 }
 
@@ -125,7 +121,7 @@ def pass_label(view: pb.View) -> str:
         return "pass"
     if top.kind == pb.FRAME_KIND_ACT:
         return f"pass: skip {action_tile_name(top.action)}" if top.action else "pass"
-    return PASS_LABELS.get(top.kind, "pass")
+    return PASS_LABELS.get(top.kind) or declared("pass_labels").get(top.kind, "pass")
 
 
 def _card(top: pb.FrameView) -> str:
@@ -152,7 +148,7 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         return f"{doing}.{extra}{wheel}{passing}"
     if kind == pb.FRAME_KIND_PLACE_ROOM:
         name = tile_name(top.tile) if top.tile in catalogue().rooms else "the new room"
-        effect = ROOM_EFFECTS.get(catalogue().rooms[top.tile].special, "") if (
+        effect = _effect(catalogue().rooms[top.tile].special) if (
             top.tile in catalogue().rooms) else ""
         return (f"You revealed {name}: choose how to turn it; each choice names the doorways "
                 "it will have." + (f" ({name}: {effect}.)" if effect else ""))
@@ -182,21 +178,6 @@ def prompt(view: pb.View, me: int, actions: Sequence[pb.Action]) -> str:
         pb.FRAME_KIND_PICK_ROOM_TILE: "Choose which of the room tiles you peeked at comes next.",
         pb.FRAME_KIND_CHOOSE_DOOR: f"Choose a doorway of {room(top.place)}.",
         pb.FRAME_KIND_GIVE_CARD: "Choose which of your Event Cards to give away.",
-        pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
-                                   "collected.",
-        pb.FRAME_KIND_PANEL_CUBE: "As Holmes, put the end-of-round cube on a Control Panel "
-                                  "placeholder; each choice says what it unlocks.",
-        pb.FRAME_KIND_ASSIGN_CARDS: "As Holmes, put an unlocked Holmes' Action Card face down "
-                                    "on an Action Tile; it resolves when that tile is "
-                                    "selected.",
-        pb.FRAME_KIND_HOLMES_WALK: "As Holmes, move one room through a doorway.",
-        pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
-                                             "secretly.",
-        pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
-                                     "objective proposed; the votes are shown all at once.",
-        pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
-                                       "choose the Control Panel cube or the Holmes' Action "
-                                       "Card on an Action Tile to remove.",
     }
-    found = simple.get(kind, "")
+    found = simple.get(kind) or declared("prompts").get(kind, "")
     return found + passing if found else ""

@@ -1,5 +1,6 @@
 """The words: action labels from the seat's View, past-tense event text, and the table
-(`describe_view`) in the rulebook's names (see names.py)."""
+(`describe_view`) in the rulebook's names (see names.py); each mode's own words are its
+declared tables (`hooks.Points`)."""
 
 from __future__ import annotations
 
@@ -8,38 +9,31 @@ from collections.abc import Sequence
 
 from parlour.engine.text import item, owner, seat, section, subject, table
 from parlour.engine.v1.table_pb2 import TableText
-from parlour.games.murdercastle import components, prompts
+from parlour.games.murdercastle import prompts
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.components import DISCARD, KEEP
 from parlour.games.murdercastle.cubes import COLOURS
-from parlour.games.murdercastle.hooks import MODES
+from parlour.games.murdercastle.hooks import MODES, declared
 from parlour.games.murdercastle.names import (
     LEVEL_NAMES,
-    POTION_NAMES,
     SIDE_NAMES,
     SPOT_NAMES,
-    ability_name,
     action_tile_name,
-    automa_name,
     card_name,
     card_text,
     character_ability,
     character_name,
     cubes,
     evidence,
-    junction_name,
     movement_name,
-    objective_name,
     ordinal,
     room,
-    slot_name,
     tile_name,
 )
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 #: Actions on one of several identical components (two copies of an Event Card, two Brick
-#: Walls): labelled "the first", "the second" in the order offered.
-COPIES = ("play", "discard", "give", "pick", "junction")
+#: Walls): labelled "the first", "the second" in the order offered (and the modes' `copies`).
+COPIES = ("play", "discard", "give", "pick")
 FLOORS = {-1: "the basement", 0: "the main floor", 1: "the 2nd Story"}
 #: What a pass was, by the decision it ended (Passed.frame).
 PASSED = {
@@ -49,17 +43,7 @@ PASSED = {
     pb.FRAME_KIND_BLACK_CLOSET: "drew no extra card in the Black Closet",
     pb.FRAME_KIND_ESCAPE: "stayed put",
     pb.FRAME_KIND_EVENT_MOVE: "stopped moving",
-    pb.FRAME_KIND_HOLMES_WALK: "stopped Holmes",
-    pb.FRAME_KIND_ASSIGN_CARDS: "put out no more Holmes' Action Cards",
 }
-
-
-def unlocks(slot: int) -> str:
-    """The Holmes' Action Card a placeholder belongs to."""
-    for card, slots in components.panel().needs.items():
-        if slot in slots:
-            return automa_name(card)
-    return "nothing"
 
 
 def describe_action(action: pb.Action) -> str:
@@ -108,22 +92,8 @@ def _words(action: pb.Action) -> str:
         "pick": lambda: f"pick {tile_name(body.tile)}",
         "turn_wheel": lambda: "advance the Ferris Wheel",
         "give": lambda: f"give {card_name(body.card)}",
-        "potion": lambda: f"turn over the {ordinal(body.spot + 1)} potion on the shelf",
-        "panel": lambda: f"place Holmes' cube in {slot_name(body.slot)} ({unlocks(body.slot)})",
-        "assign": lambda: (f"put {automa_name(body.card)} face down on "
-                           f"{action_tile_name(body.tile)}"),
-        "junction": lambda: f"play the Castle Junction Card {junction_name(body.card)}",
-        "propose": lambda: (f"propose discarding the {ordinal(body.slot + 1)} Castle Junction "
-                            "objective"),
-        "vote": lambda: "vote to discard" if body.discard else "vote to keep",
-        "choose_ability": lambda: f"keep {ability_name(body.ability)}",
-        "holmes_ability": lambda: "play Holmes' Ability Card",
-        "junction_target": lambda: (f"remove Holmes' cube from {slot_name(body.slot)}"
-                                    if body.slot else
-                                    f"take the Holmes' Action Card off "
-                                    f"{action_tile_name(body.tile)}"),
-    }[kind]
-    return text()
+    }.get(kind)
+    return text() if text is not None else declared("action_words")[kind](body)
 
 
 def label_actions(view: pb.View, me: int, actions: Sequence[pb.Action]) -> list[str]:
@@ -135,7 +105,8 @@ def label_actions(view: pb.View, me: int, actions: Sequence[pb.Action]) -> list[
     counts, seen = Counter(labels), Counter()
     out = []
     for label, action in zip(labels, actions, strict=True):
-        if counts[label] > 1 and action.WhichOneof("kind") in COPIES:
+        if counts[label] > 1 and (action.WhichOneof("kind") in COPIES
+                                  or action.WhichOneof("kind") in declared("copies")):
             seen[label] += 1
             label = f"{label} (the {ordinal(seen[label])})"
         out.append(label)
@@ -145,15 +116,9 @@ def label_actions(view: pb.View, me: int, actions: Sequence[pb.Action]) -> list[
 def _label(view: pb.View, me: int, action: pb.Action) -> str:
     kind = action.WhichOneof("kind")
     body = getattr(action, kind) if kind else None
-    if kind == "propose":
-        return (f"propose discarding the {ordinal(body.slot + 1)} objective, "
-                f"“{_objective(view, body.slot)}”")
-    if kind == "vote":
-        top = view.frames[-1] if view.frames else None
-        what = _objective(view, top.target) if top is not None else "the objective"
-        return f"vote to {'discard' if body.discard else 'keep'} “{what}”"
-    if kind == "holmes_ability" and view.junction.ability:
-        return f"play {ability_name(view.junction.ability)}"
+    mode_label = declared("action_labels").get(kind)
+    if mode_label is not None:
+        return mode_label(view, body)
     if kind == "rotate":
         level = f" {LEVEL_NAMES[body.level]}" if body.level else ""
         return prompts.rotate_label(view, body) + level
@@ -166,20 +131,13 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
     return _words(action)
 
 
-def _objective(view: pb.View, slot: int) -> str:
-    face_up = view.junction.open
-    return objective_name(face_up[slot]) if slot < len(face_up) else "an objective"
-
-
 # -- events -------------------------------------------------------------------------------
 def describe_event(event: pb.Event) -> str:
     """One past-tense line for an event, seats as {seat:N}."""
     kind = event.WhichOneof("kind")
     e = getattr(event, kind) if kind else None
-    simple = _SIMPLE.get(kind)
-    if simple is not None:
-        return simple(e)
-    return _describe_junction(kind, e)
+    words = _SIMPLE.get(kind) or declared("event_words").get(kind)
+    return words(e) if words is not None else "nothing happened"
 
 
 def _moved(e) -> str:
@@ -211,7 +169,7 @@ def _cube(e) -> str:
 
 _SIMPLE = {
     "selected": lambda e: f"{seat(e.seat)} selected {action_tile_name(e.tile)}",
-    "passed": lambda e: f"{seat(e.seat)} {PASSED.get(e.frame, 'passed')}",
+    "passed": lambda e: f"{seat(e.seat)} {_passed(e.frame)}",
     "revealed": lambda e: f"{seat(e.seat)} revealed {tile_name(e.tile)}",
     "room": lambda e: f"{seat(e.seat)} placed {tile_name(e.tile.tile)} in the castle",
     "cube": _cube,
@@ -248,62 +206,20 @@ _SIMPLE = {
                            f"({subject(e.target, 'drops', 'drop')} 1 more)"),
     "peeked": lambda e: f"{seat(e.seat)} peeked at the room tiles",
     "round_ended": lambda e: f"round {e.round} ended; {seat(e.key)} took the Skeleton Key",
-    "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
-                        "from the Laboratory Shelf",
-    "shelf": lambda e: "the potions went back face down on the Laboratory Shelf",
     "gondola": lambda e: "an empty gondola of the Ferris Wheel was refilled",
-    "automa": lambda e: f"Holmes revealed the Holmes' Action Card {automa_name(e.card)}",
-    "destruction": lambda e: "Holmes revealed an Evidence Destruction Card: " + ", ".join(
-        evidence(c) for c in components.data().destruction[e.card]),
-    "destroyed": lambda e: f"Holmes destroyed {evidence(e.colour)} in {room(e.place)}",
-    "planted": lambda e: f"Holmes planted {e.count} Fake Evidence in the Evidence Bag",
-    "sealed": lambda e: "Holmes sealed every Hidden Bookcase Pathway",
-    "locked": lambda e: f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {room(e.place)}",
-    "tracker": lambda e: f"the Holmes Tracker moved to {e.tracker} ({e.reason}, {seat(e.seat)})",
-    "panel": lambda e: f"Holmes placed a cube in {slot_name(e.slot)}" + (
-        f", unlocking {automa_name(e.unlocked)}" if e.unlocked else ""),
-    "assigned": lambda e: (f"Holmes put {automa_name(e.card) if e.card else 'a Holmes Action Card'}"
-                           f" face down on {action_tile_name(e.tile)}"),
-    "tile_card": lambda e: f"Holmes turned over {automa_name(e.card)} on "
-                           f"{action_tile_name(e.tile)}",
-    "returned": lambda e: f"{automa_name(e.card)} went back to Holmes' supply ({e.reason})",
     "ended": _ended,
 }
 
 
-def _describe_junction(kind: str | None, e) -> str:
-    """One line for a Castle Junction or Holmes' Ability Card event."""
-    if kind == "junction_completed":
-        return (f"{seat(e.seat)} kept the Castle Junction Card {junction_name(e.card)} "
-                "(objective completed)")
-    if kind == "junction_dealt":
-        return f"a Castle Junction objective was turned face up: {objective_name(e.objective)}"
-    if kind == "junction_played":
-        return f"{seat(e.seat)} played the Castle Junction Card {junction_name(e.card)}"
-    if kind == "proposed":
-        return (f"{seat(e.seat)} proposed discarding the {ordinal(e.slot + 1)} Castle Junction "
-                "objective")
-    if kind == "voted":
-        verdict = {DISCARD: " to discard", KEEP: " to keep"}.get(e.vote, "")
-        return f"{seat(e.seat)} voted{verdict}"
-    if kind == "counted":
-        verdict = "discarded" if e.discarded else "kept"
-        return f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective was {verdict}"
-    if kind == "ability_chosen":
-        return ("Holmes kept " + ability_name(e.ability)) if e.ability else \
-            "Holmes chose his Ability Card"
-    if kind == "holmes_ability":
-        return f"Holmes played {ability_name(e.ability)}"
-    if kind == "junction_removed":
-        return f"a Castle Junction Card removed {'a cube' if e.slot else 'a card'} from Holmes"
-    return "nothing happened"
+def _passed(frame: int) -> str:
+    """What a pass was, by the decision it ended."""
+    return PASSED.get(frame) or declared("passed").get(frame, "passed")
 
 
 # -- the table ----------------------------------------------------------------------------
 def describe_view(view: pb.View, me: int | None) -> TableText:
     """The View as the table: the round, your hand, the players' Evidence Boards, the castle
-    floor by floor, the Ferris Wheel, Holmes and his decks, the Control Panel and the Castle
-    Junction Cards."""
+    floor by floor, the Ferris Wheel, Holmes and his decks, then the active modes' sections."""
     return table(
         section("The game", _game_lines(view)),
         section("Your hand", [item(card_name(c), card_text(c)) for c in view.hand]),
@@ -311,8 +227,8 @@ def describe_view(view: pb.View, me: int | None) -> TableText:
         *(section(f"The castle: {FLOORS[level]}", _rooms(view, level)) for level in (-1, 0, 1)),
         section("The Ferris Wheel", _wheel(view)),
         section("Holmes", _holmes(view)),
-        section("Holmes' Control Panel", _panel(view, me)),
-        section("Castle Junction Cards", _junction(view)),
+        *(section(title, items) for mode in MODES.on(view.options)
+          for title, items in mode.table(view, me)),
     )
 
 
@@ -355,9 +271,7 @@ def _players(view: pb.View) -> list:
             parts.append("partnered with Holmes")
         if p.holds_brick_wall:
             parts.append("holds a Brick Wall")
-        if p.tonic or p.poison:
-            parts.append("drank " + " and ".join(
-                x for x, on in (("a Tonic", p.tonic), ("Poison", p.poison)) if on))
+        parts += [w for mode in MODES.on(view.options) for w in mode.player_words(p)]
         found.append(item("; ".join(parts), character_ability(p.character)))
     return found
 
@@ -400,60 +314,7 @@ def _holmes(view: pb.View) -> list:
              f"Holmes' Movement Cards: {view.holmes_deck_size} in the deck"]
     if view.holmes_discard:
         lines.append(f"Last Holmes' Movement Card: {movement_name(view.holmes_discard[-1])}")
-    if view.automa_deck_size or view.automa_discard:
-        lines.append(f"Holmes' Action Cards: {view.automa_deck_size} in the deck")
-        if view.automa_discard:
-            lines.append(f"Last Holmes' Action Card: {automa_name(view.automa_discard[-1])}")
-    if view.destruction_deck_size or view.destruction_discard:
-        lines.append(f"Evidence Destruction Cards: {view.destruction_deck_size} in the deck")
-    if view.fake_supply:
-        lines.append(f"Fake Evidence Bag: {view.fake_supply} cubes")
+    modes = [mode.holmes_lines(view) for mode in MODES.on(view.options)]
+    lines += [line for before, _ in modes for line in before]
     lines.append(f"Evidence Bag: {cubes(view.bag, 'empty')}")
-    if view.shelf_face_down:
-        lines.append(f"Laboratory Shelf: {sum(view.shelf_face_down)} potions face down")
-    return lines
-
-
-def _panel(view: pb.View, me: int | None) -> list:
-    if MODES.rules(view.options).holmes_seat_of(view.options) is None:
-        return []  # no Holmes seat: no Control Panel
-    lines = [f"Holmes Tracker: {view.holmes_tracker} of "
-             f"{components.panel().raw['tracker_to_win']}"]
-    lines.append("Cubes in " + (", ".join(slot_name(s) for s in sorted(view.panel)) or "no "
-                                "placeholder"))
-    lines += [f"Unlocked: {automa_name(c)}" for c in view.unlocked]
-    for placed in view.tile_cards:
-        what = automa_name(placed.card) if placed.card else "a Holmes' Action Card"
-        lines.append(f"{what} face down on {action_tile_name(placed.tile)}")
-    if view.after_card:
-        lines.append(f"{automa_name(view.after_card)} on the Holmes' Movement Cards")
-    if view.junction.ability:
-        ability = components.abilities()[view.junction.ability]
-        lines.append(item(f"Holmes' Ability Card: {ability.name}"
-                          + (" (played)" if view.junction.ability_used else ""), ability.text))
-    elif view.junction.ability_used:
-        lines.append("Holmes' Ability Card: played")
-    return lines
-
-
-def _junction(view: pb.View) -> list:
-    junction = view.junction
-    if MODES.rules(view.options).holmes_seat_of(view.options) is None:
-        return []  # the Castle Junction Cards come with a Holmes seat
-    lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
-    if junction.next:
-        lines.append(f"Coming up: {objective_name(junction.next)}")
-    lines += [f"{subject(k.seat, 'keeps', 'keep')} {junction_name(k.card)}"
-              for k in junction.kept]
-    if junction.voted:
-        lines.append("Voted so far: " + ", ".join(seat(s) for s in junction.voted))
-    if junction.my_vote:
-        lines.append(f"Your vote: {'discard' if junction.my_vote == DISCARD else 'keep'}")
-    if junction.last_yes or junction.last_no:
-        lines.append("Last vote: discard " + (", ".join(seat(s) for s in junction.last_yes)
-                                              or "nobody") + "; keep "
-                     + (", ".join(seat(s) for s in junction.last_no) or "nobody"))
-    if junction.proposed:
-        lines.append("Refused proposers this round: "
-                     + ", ".join(seat(s) for s in junction.proposed))
-    return lines
+    return lines + [line for _, after in modes for line in after]

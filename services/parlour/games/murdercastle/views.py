@@ -31,14 +31,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
         current=state.current, selector=state.selector, needed=needed(state),
         holmes_revealed=state.holmes_revealed,
     )
-    out.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
-    out.fake_supply = state.fake_supply
-    out.automa_deck_size = len(state.automa_deck)
-    out.automa_discard.extend(state.automa_discard)
-    out.destruction_deck_size = len(state.destruction_deck)
-    out.destruction_discard.extend(state.destruction_discard)
     out.holmes_won = state.holmes_won
-    out.potions_drawn.extend(state.potions_drawn)
     if seat is not None:
         out.hand.extend(sorted(state.players[seat].keep))
     out.tiles.MergeFrom(state.tiles)
@@ -56,7 +49,7 @@ def view(state: pb.State, seat: int | None) -> pb.View:
             keep_count=len(player.keep), ability_used=player.ability_used,
             top_hat=player.top_hat, blind_progress=player.blind_progress,
             partnered=player.partnered, has_hidden=player.hiding != pb.HIDING_SPOT_UNSPECIFIED,
-            holds_brick_wall=player.holds_brick_wall, tonic=player.tonic, poison=player.poison,
+            holds_brick_wall=player.holds_brick_wall,
         )
         seen.board.CopyFrom(player.board)
     for frame in state.frames:
@@ -78,22 +71,16 @@ def view(state: pb.State, seat: int | None) -> pb.View:
 
 def resample_hidden(state: pb.State, seat: int | None, rng: Rng) -> pb.State:
     """A copy that differs only in what `seat` cannot see: pile and deck orders, others' hands
-    and hiding spots (Holmes' too), the face-down potions of the Laboratory Shelf, and which
-    unlocked Holmes' Action Cards lie face down on which tile."""
+    and hiding spots (Holmes' too), and what the modes hide (their face-down pieces, decks and
+    cards)."""
     other = copy_message(state)
     if not _peeking(state, seat):
         rng.shuffle(other.room_pile)
-    face_down = [i for i, p in enumerate(other.shelf) if p != pb.POTION_UNSPECIFIED]
-    potions = [other.shelf[i] for i in face_down]
-    rng.shuffle(potions)
-    for i, potion in zip(face_down, potions, strict=True):
-        other.shelf[i] = potion
+    rules(other).resample_face_down(other, seat, rng)
     for frame in other.frames:
         if _picked_secretly(frame, seat) and frame.tile:
             frame.tile = rng.choice(list(other.room_pile))
     rng.shuffle(other.holmes_deck)
-    rng.shuffle(other.automa_deck)
-    rng.shuffle(other.destruction_deck)
     rules(other).resample_decks(other, seat, rng)
     hidden = [s for s in range(state.seats) if s != seat]
     pool = list(other.event_deck)

@@ -3,11 +3,12 @@ Holmes' Action Cards, Automa Event Card and Special Room Effect Clarifications).
 
 from __future__ import annotations
 
-from parlour.games.murdercastle import automa, flow, holmes
+from parlour.games.murdercastle import flow, holmes
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import automa
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.tests.positions import (
     BLUE,

@@ -8,10 +8,11 @@ from collections import Counter
 from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
-from parlour.games.murdercastle import castle_junction as cj
-from parlour.games.murdercastle import flow, play_as_holmes, text
+from parlour.games.murdercastle import flow, text
 from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import castle_junction as cj
+from parlour.games.murdercastle.modes import holmes_cards, play_as_holmes
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.tests.positions import (
     BLUE,
@@ -309,7 +310,7 @@ def test_no_movement_card_at_the_end_of_the_round_the_after_card_stays():
     up to 2 Rooms card "shall remain on the top of the deck" (Castle Junction Card Actions)."""
     state = holmes_game()
     after = next(c for c in play_as_holmes.panel().deck
-                 if play_as_holmes.kind(c) == "holmes_moves_after")
+                 if holmes_cards.kind(c) == "holmes_moves_after")
     state.after_card = after
     keep(state, 0, jpb.JUNCTION_REWARD_NO_MOVEMENT)
     window_for(state, 0)
@@ -331,7 +332,7 @@ def unlock(state: pb.State, *names: str) -> None:
 
 
 def card_of_kind(kind: str) -> int:
-    return next(c for c in play_as_holmes.panel().needs if play_as_holmes.kind(c) == kind)
+    return next(c for c in play_as_holmes.panel().needs if holmes_cards.kind(c) == kind)
 
 
 def test_remove_a_cube_its_card_is_lost_unless_the_cube_goes_back():

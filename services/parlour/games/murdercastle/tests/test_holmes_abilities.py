@@ -9,9 +9,10 @@ import pytest
 from parlour.engine.game import IllegalAction, copy_message
 from parlour.engine.rng import Rng
 from parlour.engine.runtime import serialize
-from parlour.games.murdercastle import flow, holmes_abilities
+from parlour.games.murdercastle import flow
 from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import holmes_abilities
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.strategy import greedy
 from parlour.games.murdercastle.tests.positions import (

@@ -8,9 +8,10 @@ import pytest
 
 from parlour.engine.game import InvalidOptions
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle import automa, flow, holmes, holmes_cards, play_as_holmes
+from parlour.games.murdercastle import flow, holmes
 from parlour.games.murdercastle.board import place_of
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import automa, holmes_cards, play_as_holmes
 from parlour.games.murdercastle.setup import new_state
 from parlour.games.murdercastle.stack import key_order
 from parlour.games.murdercastle.tests.positions import (
@@ -391,7 +392,7 @@ def slots(*names: str) -> list[int]:
 
 def card_kind(kind: str, copy: int = 0) -> int:
     """The Play as Holmes card of a kind (its n-th copy in the Play as Holmes deck)."""
-    return [c for c in play_as_holmes.panel().deck if play_as_holmes.kind(c) == kind][copy]
+    return [c for c in play_as_holmes.panel().deck if holmes_cards.kind(c) == kind][copy]
 
 
 def end_round(state: pb.State) -> None:
@@ -439,7 +440,7 @@ def test_the_deck_has_13_cards_12_placeholders_and_11_to_unlock():
     as Holmes Setup); Play as Holmes Gameplay)."""
     layout = play_as_holmes.panel()
     assert len(layout.deck) == 13 and len(layout.names) == 12 and len(layout.needs) == 11
-    kinds = sorted(play_as_holmes.kind(c) for c in layout.deck)
+    kinds = sorted(holmes_cards.kind(c) for c in layout.deck)
     assert kinds.count("add_deathtrap") == 2 and "holmes_moves_after" in kinds
     assert set(kinds) == {c.kind for c in automa.data().cards.values()}
     for level, size in (("beginner", 17), ("intermediate", 19), ("menacing", 18)):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from parlour.engine.game import InvalidOptions
-from parlour.games.murdercastle import second_story
 from parlour.games.murdercastle.board import PHARMACY, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import needed, total
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import second_story
 from parlour.games.murdercastle.tests.positions import game
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 

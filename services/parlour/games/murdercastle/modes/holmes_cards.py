@@ -9,40 +9,31 @@ cards become HOLMES_WALK decisions, one room at a time.
 
 from __future__ import annotations
 
-from parlour.games.murdercastle import automa, effects, holmes, play_as_holmes
+from parlour.games.murdercastle import effects, flow, holmes
+from parlour.games.murdercastle.actions import PASS
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
+from parlour.games.murdercastle.modes import automa
 from parlour.games.murdercastle.stack import NOBODY, Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
+#: Rooms Holmes may walk on each movement card, and Padlocks it adds on the way.
+WALKS = {"move_1": (1, 0), "move_2": (2, 0), "move_2_lock_2": (2, 2), "holmes_moves_after": (2, 0)}
 
-def reveal_on(state: pb.State, tile: int, out: Out) -> None:
-    """A selected tile carrying a card: Holmes turns it over and resolves it before the
-    selector's action; it goes back to the supply ("Holmes Moves up to 2 Rooms After a Holmes'
-    Movement Card" goes on top of the movement deck instead)."""
-    if not play_as_holmes.on(state):
-        return
-    card = play_as_holmes.take_from_tile(state, tile)
-    if not card:
-        return
-    state.holmes_played.append(card)
-    out.append(public(pb.Event(tile_card=pb.TileCardRevealed(tile=tile, card=card))))
-    kind = play_as_holmes.kind(card)
-    if kind == "holmes_moves_after":
-        state.after_card = card
-        return
-    play_as_holmes.return_card(state, card, "played", out)
-    play_as_holmes.start(state, card, optional=False)
+
+def kind(card: int) -> str:
+    """A Holmes' Action Card's kind."""
+    return automa.data().cards[card].kind
 
 
 def step(state: pb.State, frame: pb.Frame, out: Out) -> None:
     """The next stage of the card on top of the stack."""
-    kind = play_as_holmes.kind(frame.card)
-    if kind in play_as_holmes.WALKS:
+    what = kind(frame.card)
+    if what in WALKS:
         _walk(state, frame, out)
-    elif kind == "add_deathtrap":
+    elif what == "add_deathtrap":
         _deathtrap(state, frame, out)
     else:
-        automa.STEPS[kind](state, frame, out)
+        automa.STEPS[what](state, frame, out)
 
 
 # -- walking ---------------------------------------------------------------------------------
@@ -62,7 +53,7 @@ def _walk(state: pb.State, frame: pb.Frame, out: Out) -> None:
     if frame.target and automa.lock_first(state, out):
         frame.target -= 1
         return
-    automa_card = play_as_holmes.kind(frame.card) != "holmes_moves_after"
+    automa_card = kind(frame.card) != "holmes_moves_after"
     if not frame.count or ((frame.started or automa_card) and _company(state)):
         pop(state)  # "Holmes does not move if Holmes occupies your room" (an Automa card)
         return
@@ -72,13 +63,14 @@ def _walk(state: pb.State, frame: pb.Frame, out: Out) -> None:
     frame.started = True
 
 
-def walk_options(state: pb.State, frame: pb.Frame) -> list[pb.Action]:
-    """The rooms Holmes may step into, and stopping when the step is optional."""
-    found = [pb.Action(place=pb.ChoosePlace(place=p)) for p in frame.places]
-    return [*found, pb.Action(**{"pass": pb.Pass()})] if frame.bonus and found else found
+def walk_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    """The rooms Holmes may step into (a choice of place, as the flow's), and stopping when
+    the step is optional."""
+    found = flow.place_options(state, frame, seat)
+    return [*found, PASS] if frame.bonus and found else found
 
 
-def walk(state: pb.State, frame: pb.Frame, action: pb.Action, out: Out) -> None:
+def walk(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
     """Step into the chosen room, or stop the walk (its Padlocks are still placed)."""
     pop(state)
     if action.WhichOneof("kind") == "pass":

@@ -1,7 +1,7 @@
 """The printed components of Murder Castle's modes, as data (data/*.json), loaded and checked
 once: the Holmes' Action Cards and Evidence Destruction Cards, the Holmes' Control Panel, the
-Castle Junction Cards and Holmes' Ability Cards. No rules: the modes play them, the standard
-text names them."""
+Castle Junction Cards and Holmes' Ability Cards. No rules: the modes play them and name them
+(`modes.names`)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ after every applied action (`check`): the event objectives on the events the act
 emitted, in order, the others on the position. A completed card goes to the Skeleton Key
 holder, who may play its reward in the Event Card windows (`window_actions`, `play`); a
 majority of investigators may vote a face-up objective away, at the price of a Holmes'
-Movement Card (`propose`, `vote`).
+Movement Card (`propose`, `vote`). `CastleJunction`, the plugin, brings these cards and
+Holmes' Ability Cards (`holmes_abilities`) into a Play as Holmes match, with their words.
 """
 
 from __future__ import annotations
@@ -16,9 +17,14 @@ from collections.abc import Sequence
 
 from parlour.engine.game import Emitted
 from parlour.engine.rng import Rng, state_rng
-from parlour.games.murdercastle import holmes, play_as_holmes
+from parlour.engine.text import seat as seat_name
+from parlour.engine.text import subject
+from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import Castle, story, tile_of
-from parlour.games.murdercastle.components import (
+from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes import holmes_abilities, play_as_holmes
+from parlour.games.murdercastle.modes.components import (
     DISCARD,
     JUNCTION_DATA,
     KEEP,
@@ -27,7 +33,13 @@ from parlour.games.murdercastle.components import (
     objective,
     reward,
 )
-from parlour.games.murdercastle.cubes import COLOURS, needed
+from parlour.games.murdercastle.modes.names import (
+    ability_name,
+    junction_name,
+    objective_name,
+    slot_name,
+)
+from parlour.games.murdercastle.names import action_tile_name, ordinal
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
@@ -416,3 +428,196 @@ DECISIONS = {
     pb.FRAME_KIND_JUNCTION_VOTE: (vote_options, _vote),
     pb.FRAME_KIND_JUNCTION_TARGET: (target_options, target),
 }
+
+
+#: Refusal reasons of the mode's action kinds (`hooks.Points.reasons`).
+REASONS = {
+    "junction": "JUNCTION_CARD_NOT_PLAYABLE", "propose": "PROPOSAL_NOT_ALLOWED",
+    "vote": "NOT_VOTING_NOW", "choose_ability": "ABILITY_NOT_OFFERED",
+    "holmes_ability": "HOLMES_ABILITY_NOT_AVAILABLE", "junction_target": "TARGET_NOT_OFFERED",
+}
+
+
+# -- words ---------------------------------------------------------------------------------
+ACTION_WORDS = {
+    "junction": lambda body: f"play the Castle Junction Card {junction_name(body.card)}",
+    "propose": lambda body: (f"propose discarding the {ordinal(body.slot + 1)} Castle Junction "
+                             "objective"),
+    "vote": lambda body: "vote to discard" if body.discard else "vote to keep",
+    "choose_ability": lambda body: f"keep {ability_name(body.ability)}",
+    "holmes_ability": lambda body: "play Holmes' Ability Card",
+    "junction_target": lambda body: (f"remove Holmes' cube from {slot_name(body.slot)}"
+                                     if body.slot else
+                                     f"take the Holmes' Action Card off "
+                                     f"{action_tile_name(body.tile)}"),
+}
+
+
+def _objective(view: pb.View, slot: int) -> str:
+    face_up = view.junction.open
+    return objective_name(face_up[slot]) if slot < len(face_up) else "an objective"
+
+
+def _vote_label(view: pb.View, body: jpb.Vote) -> str:
+    top = view.frames[-1] if view.frames else None
+    what = _objective(view, top.target) if top is not None else "the objective"
+    return f"vote to {'discard' if body.discard else 'keep'} “{what}”"
+
+
+ACTION_LABELS = {
+    "propose": lambda view, body: (f"propose discarding the {ordinal(body.slot + 1)} objective, "
+                                   f"“{_objective(view, body.slot)}”"),
+    "vote": _vote_label,
+    "holmes_ability": lambda view, body: (f"play {ability_name(view.junction.ability)}"
+                                          if view.junction.ability
+                                          else ACTION_WORDS["holmes_ability"](body)),
+}
+EVENT_WORDS = {
+    "junction_completed": lambda e: (f"{seat_name(e.seat)} kept the Castle Junction Card "
+                                     f"{junction_name(e.card)} (objective completed)"),
+    "junction_dealt": lambda e: ("a Castle Junction objective was turned face up: "
+                                 f"{objective_name(e.objective)}"),
+    "junction_played": lambda e: (f"{seat_name(e.seat)} played the Castle Junction Card "
+                                  f"{junction_name(e.card)}"),
+    "proposed": lambda e: (f"{seat_name(e.seat)} proposed discarding the {ordinal(e.slot + 1)} "
+                           "Castle Junction objective"),
+    "voted": lambda e: (f"{seat_name(e.seat)} voted"
+                        + {DISCARD: " to discard", KEEP: " to keep"}.get(e.vote, "")),
+    "counted": lambda e: (f"{len(e.yes)} to {len(e.no)}: the Castle Junction objective was "
+                          + ("discarded" if e.discarded else "kept")),
+    "ability_chosen": lambda e: (f"Holmes kept {ability_name(e.ability)}" if e.ability
+                                 else "Holmes chose his Ability Card"),
+    "holmes_ability": lambda e: f"Holmes played {ability_name(e.ability)}",
+    "junction_removed": lambda e: ("a Castle Junction Card removed "
+                                   f"{'a cube' if e.slot else 'a card'} from Holmes"),
+}
+PROMPTS = {
+    pb.FRAME_KIND_CHOOSE_HOLMES_ABILITY: "As Holmes, keep one of your 3 Ability Cards, "
+                                         "secretly.",
+    pb.FRAME_KIND_JUNCTION_VOTE: "Castle Junction: vote secretly on discarding the "
+                                 "objective proposed; the votes are shown all at once.",
+    pb.FRAME_KIND_JUNCTION_TARGET: "Your Castle Junction Card takes a piece from Holmes: "
+                                   "choose the Control Panel cube or the Holmes' Action "
+                                   "Card on an Action Tile to remove.",
+}
+
+
+def table_lines(view: pb.View) -> list:
+    """The table's Castle Junction Cards: the objectives, the cards kept, the votes."""
+    junction = view.junction
+    lines = [f"Objective {i + 1}: {objective_name(o)}" for i, o in enumerate(junction.open)]
+    if junction.next:
+        lines.append(f"Coming up: {objective_name(junction.next)}")
+    lines += [f"{subject(k.seat, 'keeps', 'keep')} {junction_name(k.card)}"
+              for k in junction.kept]
+    if junction.voted:
+        lines.append("Voted so far: " + ", ".join(seat_name(s) for s in junction.voted))
+    if junction.my_vote:
+        lines.append(f"Your vote: {'discard' if junction.my_vote == DISCARD else 'keep'}")
+    if junction.last_yes or junction.last_no:
+        lines.append("Last vote: discard " + (", ".join(seat_name(s) for s in junction.last_yes)
+                                              or "nobody") + "; keep "
+                     + (", ".join(seat_name(s) for s in junction.last_no) or "nobody"))
+    if junction.proposed:
+        lines.append("Refused proposers this round: "
+                     + ", ".join(seat_name(s) for s in junction.proposed))
+    return lines
+
+
+# -- the plugin ------------------------------------------------------------------------------
+class CastleJunction(Points):
+    """The Castle Junction Cards (objectives checked after every action, the discard vote)
+    and Holmes' Ability Cards, which come with Play as Holmes."""
+
+    name = "castle-junction"
+    reason_texts = {
+        "ABILITY_NOT_OFFERED": "That Holmes' Ability Card is not one of the three offered.",
+        "HOLMES_ABILITY_NOT_AVAILABLE": "Holmes' Ability Card is played, or has no room to "
+                                        "aim at.",
+        "JUNCTION_CARD_NOT_PLAYABLE": "That Castle Junction Card is not yours or cannot be "
+                                      "played now.",
+        "NOT_VOTING_NOW": "There is no vote on a Castle Junction objective for you now.",
+        "PROPOSAL_NOT_ALLOWED": "Your Castle Junction discard was refused this round, a vote "
+                                "is under way, or that slot is empty.",
+        "TARGET_NOT_OFFERED": "That cube or Action Tile is not one the Castle Junction Card can "
+                              "clear.",
+    }
+    decision_texts = {
+        "choose_holmes_ability": "Play as Holmes: Holmes secretly keeps one of his 3 Ability "
+                                 "Cards.",
+        "junction_vote": "Play as Holmes: vote, secretly and all at once, on discarding a "
+                         "face-up Castle Junction objective.",
+        "junction_target": "Play as Holmes: choose the Control Panel cube or the Action Tile's "
+                           "card your Castle Junction Card removes.",
+        "holmes_ability": "Play as Holmes: Holmes' Ability Card resolves (automatic between his "
+                          "choices).",
+    }
+    decisions = {**DECISIONS, **holmes_abilities.DECISIONS}
+    automatic = dict(holmes_abilities.AUTOMATIC)
+    public_choices = frozenset({pb.FRAME_KIND_JUNCTION_TARGET})
+    reasons = REASONS
+    prompts = PROMPTS
+    action_words = ACTION_WORDS
+    action_labels = ACTION_LABELS
+    event_words = EVENT_WORDS
+    copies = ("junction",)
+
+    def active(self, options: pb.Options) -> bool:
+        return play_as_holmes.playing(options)
+
+    def setup(self, state: pb.State) -> None:
+        setup(state)
+        holmes_abilities.setup(state, state.options.play_as_holmes.seat)
+
+    def after_action(self, state: pb.State, out: Out) -> None:
+        check(state, out)
+
+    def holmes_leaves(self, state: pb.State) -> None:
+        if state.junction.open:
+            state.junction.prior = state.holmes  # where a block sends him back
+
+    def pending_seats(self, state: pb.State, frame: pb.Frame) -> list[int] | None:
+        if frame.kind == pb.FRAME_KIND_JUNCTION_VOTE:
+            return vote_pending(state, frame)
+        return None
+
+    def window_joiners(self, state: pb.State) -> list[int]:
+        return blockers(state)
+
+    def window_actions(self, state: pb.State, seat: int, place: int) -> list[pb.Action]:
+        return window_actions(state, seat, place)
+
+    def holmes_window_actions(self, state: pb.State) -> list[pb.Action]:
+        return holmes_abilities.use_actions(state, investigators(state))
+
+    def holmes_in_window(self, state: pb.State) -> bool:
+        return holmes_abilities.may_use(state)
+
+    def window_seats(self, state: pb.State) -> list[int]:
+        return holmes_abilities.window_seats(state)
+
+    def window_act(self, state: pb.State, seat: int, action: pb.Action, out: Out) -> None:
+        kind = action.WhichOneof("kind")
+        if kind == "junction":
+            play(state, seat, action.junction.card, out)
+        elif kind == "propose":
+            propose(state, seat, action.propose.slot, out)
+        else:
+            holmes_abilities.use(state, seat, out)
+
+    def view(self, state: pb.State, seat: int | None, into: pb.View) -> None:
+        into.junction.CopyFrom(view(state, seat))
+        into.junction.ability = holmes_abilities.seen(state, seat, holmes_seat(state))
+        into.junction.ability_used = state.junction.ability_used
+
+    def resample(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        resample(state, seat, rng)
+        holmes_abilities.resample(state, seat, holmes_seat(state), rng)
+
+    def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
+        return [("Castle Junction Cards", table_lines(view))]
+
+    def check(self, state: pb.State) -> None:
+        check_conserved(state)
+
+    check_off = check

@@ -1,21 +1,27 @@
 """The 2nd Story expansion, switched on by `Options.second_story` (Rulebook: The 2nd Story
 Expansion): its components, stairs and padlocks, and each new room's effect.
 
-The standard modules ask this one at the few points where the expansion changes a rule:
-which tiles and cards are in play, how a new tile is levelled, rotated and padlocked,
-where a room's safe is filled from, the 5-Door Room's Trapdoor and the Laboratory's
-potions. Without the option every answer is the standard game's.
+`SecondStory` replaces the rule points of `hooks` where the expansion changes a rule: which
+tiles and cards are in play, how a new tile is levelled, rotated and padlocked, where a
+room's safe is filled from, the 5-Door Room's Trapdoor and the Laboratory's potions; it adds
+the potion decision. Without the option every answer is the standard game's.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from parlour.engine.rng import state_rng
+from parlour.engine.game import Variant
+from parlour.engine.rng import Rng, state_rng
+from parlour.engine.text import seat
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
 from parlour.games.murdercastle.catalogue import Room, catalogue
 from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
-from parlour.games.murdercastle.stack import Out, pop, public
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes.names import POTION_NAMES
+from parlour.games.murdercastle.names import ordinal
+from parlour.games.murdercastle.setup import MAX_SEATS, MIN_SEATS
+from parlour.games.murdercastle.stack import Out, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 UPPER = 1
@@ -234,3 +240,155 @@ def check(state: pb.State) -> None:
         assert sorted(shelf) == sorted(SHELF), "potions not conserved"
     else:
         assert not shelf, "potions without The 2nd Story"
+
+
+#: Rounds the engine's property tests play The 2nd Story (shorter: the full-length games are in
+#: tests/test_playouts.py).
+SECOND_STORY_ROUNDS = {2: 2, 3: 2, 4: 1, 5: 1, 6: 1, 7: 1}
+
+
+#: Refusal reasons of the mode's action kinds (`hooks.Points.reasons`).
+REASONS = {"potion": "POTION_NOT_ON_SHELF"}
+
+
+# -- words ---------------------------------------------------------------------------------
+#: The effects of its special rooms, shortened from the rulebook (RULES.md, "Rooms").
+ROOM_EFFECTS = {
+    "secret_room": "its safe is filled with 4 random cubes from the Evidence Bag",
+    "laboratory": "each cube collected here turns over a potion: Tonic blocks your next "
+                  "strike, Poison adds a drop to it, Snake Oil sends the cube back to the bag, "
+                  "H2O does nothing",
+    "waiting_room": "filled with 3 cubes of your choice from the gondola before the unloading "
+                    "one",
+    "dumbwaiter": "no stairs; its safe takes any number of cubes",
+    "five_door": "a built-in Trapdoor to the basement: whoever collects evidence here falls",
+}
+EVENT_WORDS = {
+    "potion": lambda e: f"{seat(e.seat)} drew {POTION_NAMES.get(e.potion, 'a potion')} "
+                        "from the Laboratory Shelf",
+    "shelf": lambda e: "the potions went back face down on the Laboratory Shelf",
+}
+
+
+# -- the plugin ------------------------------------------------------------------------------
+def _potion_options(state: pb.State, frame: pb.Frame, seat: int) -> list[pb.Action]:
+    return [pb.Action(potion=pb.PickPotion(spot=s)) for s in spots(state)]
+
+
+def _potion(state: pb.State, frame: pb.Frame, seat: int, action: pb.Action, out: Out) -> None:
+    pick_potion(state, frame, action.potion.spot, out)
+
+
+class SecondStory(Points):
+    """The 2nd Story: the Laboratory Shelf (its rooms, stairs and cards come through the
+    piles above)."""
+
+    name = "second-story"
+    reason_texts = {
+        "POTION_NOT_ON_SHELF": "That potion is not on the Laboratory shelf.",
+    }
+    decision_texts = {
+        "pick_potion": "Collected in the Laboratory: turn over a potion per cube (The 2nd Story).",
+    }
+    decisions = {pb.FRAME_KIND_PICK_POTION: (_potion_options, _potion)}
+    public_choices = frozenset({pb.FRAME_KIND_PICK_POTION})
+    reasons = REASONS
+    prompts = {pb.FRAME_KIND_PICK_POTION: "The Laboratory: turn over a potion for the cube you "
+                                          "collected."}
+    action_words = {
+        "potion": lambda body: f"turn over the {ordinal(body.spot + 1)} potion on the shelf"}
+    event_words = EVENT_WORDS
+    room_effects = ROOM_EFFECTS
+
+    def active(self, options: pb.Options) -> bool:
+        return playing(options)
+
+    def setup(self, state: pb.State) -> None:
+        new_shelf(state)
+
+    def round_over(self, state: pb.State, out: Out) -> None:
+        refill_shelf(state, out)
+
+    def title(self, options: pb.Options) -> str | None:
+        return "The 2nd Story" if options.second_story else None  # not when a mode brings it
+
+    def variants(self) -> list[Variant]:
+        return [Variant("second-story", "The 2nd Story", pb.Options(second_story=True))]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(second_story=True, round_limit=SECOND_STORY_ROUNDS[n]), n)
+                for n in range(MIN_SEATS, MAX_SEATS + 1)]
+
+    def room_pile(self, options: pb.Options) -> list[int]:
+        return pile(options)
+
+    def all_tiles(self, options: pb.Options) -> frozenset[int]:
+        return tiles(options)
+
+    def movement_cards(self, options: pb.Options) -> list[int]:
+        return movement(options)
+
+    def stairs_must_face(self, state: pb.State, origin: pb.PlacedTile, room: Room) -> bool:
+        return stairs_must_face(origin, room)
+
+    def levels(self, state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
+        return levels(state, origin, tile)
+
+    def after_placing(self, state: pb.State, placed: pb.PlacedTile) -> None:
+        finish_placing(state, placed)
+
+    def fill_on_explore(self, state: pb.State, seat: int, place: int, out: Out) -> int | None:
+        return fill_on_explore(state, seat, place, out)
+
+    def fill_source(self, state: pb.State, place: int) -> int:
+        return fill_source(state, place)
+
+    def collect_blocked(self, state: pb.State, seat: int) -> bool:
+        return potion_blocked(state, seat)
+
+    def collected(self, state: pb.State, frame: pb.Frame, place: int, colour: int) -> None:
+        if Castle(state).special(place) == "laboratory":
+            frame.lab_cubes.append(colour)
+
+    def action_over(self, state: pb.State, frame: pb.Frame) -> None:
+        """The Laboratory: a potion for each cube collected there (while any is on the shelf)."""
+        if frame.lab_cubes and spots(state):
+            push(state, pb.FRAME_KIND_PICK_POTION, frame.seat, count=len(frame.lab_cubes),
+                 colours=list(frame.lab_cubes))
+
+    def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        view.shelf_face_down.extend(p != pb.POTION_UNSPECIFIED for p in state.shelf)
+        view.potions_drawn.extend(state.potions_drawn)
+        for seen, player in zip(view.players, state.players, strict=True):
+            seen.tonic, seen.poison = player.tonic, player.poison
+
+    def resample_face_down(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        """The face-down potions of the Laboratory Shelf."""
+        face_down = [i for i, p in enumerate(state.shelf) if p != pb.POTION_UNSPECIFIED]
+        potions = [state.shelf[i] for i in face_down]
+        rng.shuffle(potions)
+        for i, potion in zip(face_down, potions, strict=True):
+            state.shelf[i] = potion
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        if not view.shelf_face_down:
+            return [], []
+        return [], [f"Laboratory Shelf: {sum(view.shelf_face_down)} potions face down"]
+
+    def player_words(self, player: pb.SeatView) -> list[str]:
+        drank = [x for x, on in (("a Tonic", player.tonic), ("Poison", player.poison)) if on]
+        return ["drank " + " and ".join(drank)] if drank else []
+
+    def pathway_tokens(self, state: pb.State) -> int:
+        return pathway_tokens(state)
+
+    def built_in_trapdoor(self, state: pb.State, place: int) -> int | None:
+        return built_in_trapdoor(state, place)
+
+    def strike_modifier(self, state: pb.State, seat: int, out: Out) -> int | None:
+        return strike_modifier(state, seat, out)
+
+    def check(self, state: pb.State) -> None:
+        check(state)
+
+    check_off = check

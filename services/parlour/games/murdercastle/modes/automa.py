@@ -2,19 +2,27 @@
 against Holmes, who follows the player room by room and resolves an Automa card each round.
 
 Holmes' steps are automatic; every choice the rulebook gives "you" (ties between rooms,
-which evidence he destroys, which doorway he locks) is a decision of the one seat.
+which evidence he destroys, which doorway he locks) is a decision of the one seat. `Automa`,
+the plugin, replaces the rule points of `hooks` the mode changes and declares its words.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from functools import cache
 
-from parlour.engine.rng import state_rng
+from parlour.engine import rating
+from parlour.engine.game import InvalidOptions, Outcome, Variant
+from parlour.engine.rng import Rng, state_rng
+from parlour.games.murdercastle import holmes
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of, tile_of
+from parlour.games.murdercastle.cards import kind_of
 from parlour.games.murdercastle.catalogue import catalogue
-from parlour.games.murdercastle.components import LEVELS, data, deck_cards
 from parlour.games.murdercastle.cubes import move, present
+from parlour.games.murdercastle.hooks import Points
+from parlour.games.murdercastle.modes.components import LEVELS, data, deck_cards
+from parlour.games.murdercastle.modes.names import automa_name
+from parlour.games.murdercastle.names import SIDE_NAMES, evidence, room
 from parlour.games.murdercastle.stack import NOBODY, Out, holmes_seat, pop, public, push
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -299,3 +307,201 @@ def check(state: pb.State) -> None:
     assert deck == deck_cards(data().cards, level(state.options)), "Automa cards not conserved"
     cards = sorted([*state.destruction_deck, *state.destruction_discard])
     assert cards == sorted(destruction_cards(state.options)), "Destruction cards lost"
+
+
+#: Rounds the engine's property tests play Automa, at every difficulty.
+AUTOMA_ROUNDS = 4
+#: Rooms each walking Holmes' Action Card moves Holmes (the planner's odds).
+WALKS = {"move_1": 1, "move_2": 2, "move_2_lock_2": 2}
+#: Holmes' Action Cards by how little they change a planner's score, calmest first.
+CALM = ("plant_10", "plant_15", "lock_door", "seal_pathways", "destroy_1", "destroy_2",
+        "destroy_all")
+
+
+# -- what each seat sees, and words ------------------------------------------------------
+def decks_into(state: pb.State, view: pb.View) -> None:
+    """The Fake Evidence Bag, and the Holmes' Action and Evidence Destruction decks' sizes and
+    discards (here and in Play as Holmes)."""
+    view.fake_supply = state.fake_supply
+    view.automa_deck_size = len(state.automa_deck)
+    view.automa_discard.extend(state.automa_discard)
+    view.destruction_deck_size = len(state.destruction_deck)
+    view.destruction_discard.extend(state.destruction_discard)
+
+
+def shuffle_decks(state: pb.State, rng: Rng) -> None:
+    """Shuffle, in a copy, the Holmes' Action and Evidence Destruction decks."""
+    rng.shuffle(state.automa_deck)
+    rng.shuffle(state.destruction_deck)
+
+
+def deck_lines(view: pb.View) -> list[str]:
+    """The table's lines about those decks and the Fake Evidence Bag."""
+    lines = []
+    if view.automa_deck_size or view.automa_discard:
+        lines.append(f"Holmes' Action Cards: {view.automa_deck_size} in the deck")
+        if view.automa_discard:
+            lines.append(f"Last Holmes' Action Card: {automa_name(view.automa_discard[-1])}")
+    if view.destruction_deck_size or view.destruction_discard:
+        lines.append(f"Evidence Destruction Cards: {view.destruction_deck_size} in the deck")
+    if view.fake_supply:
+        lines.append(f"Fake Evidence Bag: {view.fake_supply} cubes")
+    return lines
+
+
+#: Holmes' Action Cards' events (here and in Play as Holmes; Acid, a Holmes' Ability Card,
+#: destroys evidence too).
+EVENT_WORDS = {
+    "automa": lambda e: f"Holmes revealed the Holmes' Action Card {automa_name(e.card)}",
+    "destruction": lambda e: "Holmes revealed an Evidence Destruction Card: " + ", ".join(
+        evidence(c) for c in data().destruction[e.card]),
+    "destroyed": lambda e: f"Holmes destroyed {evidence(e.colour)} in {room(e.place)}",
+    "planted": lambda e: f"Holmes planted {e.count} Fake Evidence in the Evidence Bag",
+    "sealed": lambda e: "Holmes sealed every Hidden Bookcase Pathway",
+    "locked": lambda e: f"Holmes padlocked the {SIDE_NAMES[e.side]} doorway of {room(e.place)}",
+}
+
+
+# -- the plugin ---------------------------------------------------------------------------------
+class Automa(Points):
+    """Automa: one seat, the Automa and Destruction decks, the Automa card each round, Holmes
+    winning with 5 strikes."""
+
+    name = "automa"
+    decision_texts = {
+        "automa": "Holmes resolves an Automa card (Automa; automatic between your choices).",
+    }
+    automatic = {pb.FRAME_KIND_AUTOMA: step}
+    event_words = EVENT_WORDS
+
+    def active(self, options: pb.Options) -> bool:
+        return bool(options.automa)
+
+    def seat_range(self, options: pb.Options) -> tuple[int, int]:
+        return (1, 1)
+
+    def check_options(self, options: pb.Options, seats: int) -> None:
+        if options.automa not in LEVELS:
+            raise InvalidOptions("automa", f"no Automa difficulty {options.automa}")
+        if seats != 1:
+            raise InvalidOptions("seats", f"Automa is played by 1 seat, not {seats}")
+
+    def play_title(self, options: pb.Options) -> str:
+        return f"Automa ({LEVELS[options.automa].capitalize()})"
+
+    def default_options(self, seats: int) -> pb.Options | None:
+        """A single seat plays Automa at the Beginner level."""
+        return pb.Options(automa=pb.AUTOMA_LEVEL_BEGINNER) if seats == 1 else None
+
+    def variants(self) -> list[Variant]:
+        return [Variant(f"automa-{name}", f"Automa ({name.capitalize()})", pb.Options(automa=level))
+                for level, name in LEVELS.items()]
+
+    def test_configurations(self) -> list[tuple[pb.Options, int]]:
+        return [(pb.Options(automa=level, round_limit=AUTOMA_ROUNDS), 1) for level in LEVELS]
+
+    def rating_sides(self, options: pb.Options, outcome: Outcome) -> rating.Sides:
+        """The investigator against the Automa."""
+        return rating.one_against((SOLO,), ("Automa",), SOLO in outcome.winners)
+
+    def fixed_characters(self, options: pb.Options) -> list[int]:
+        if options.characters:
+            raise InvalidOptions("characters", "Automa uses no characters")
+        return [pb.CHARACTER_GUEST]
+
+    def before_setup(self, state: pb.State) -> None:
+        plant_setup(state)
+
+    def boxes_brick_wall(self, options: pb.Options) -> bool:
+        return False
+
+    def event_cards(self, options: pb.Options) -> list[int]:
+        return event_cards(options)
+
+    def pillar(self, state: pb.State) -> bool:
+        return False
+
+    def selection_bonus(self, state: pb.State) -> bool:
+        return False  # "The selection bonuses are not used"
+
+    def calm_sample(self, state: pb.State) -> None:
+        """The calmest Holmes' Action Card on top of the deck."""
+        if not state.automa_deck:
+            return
+        cards = data().cards
+        for kind in CALM:
+            for i, card in enumerate(state.automa_deck):
+                if cards[card].kind == kind:
+                    state.automa_deck[i], state.automa_deck[-1] = state.automa_deck[-1], card
+                    return
+
+    def strikes_to_lose(self, state: pb.State) -> int:
+        return int(data().raw["strikes_to_lose"])
+
+    def view(self, state: pb.State, seat: int | None, view: pb.View) -> None:
+        decks_into(state, view)
+
+    def resample_decks(self, state: pb.State, seat: int | None, rng: Rng) -> None:
+        shuffle_decks(state, rng)
+
+    def holmes_lines(self, view: pb.View) -> tuple[list[str], list[str]]:
+        return deck_lines(view), []
+
+    def holmes_distances(self, state: pb.State) -> dict[int, int]:
+        return distances(state)
+
+    def walk_odds(self, state: pb.State) -> dict[int, float]:
+        """The Automa deck's walking cards left."""
+        cards = data().cards
+        deck = list(state.automa_deck) or list(state.automa_discard)
+        walks = Counter(WALKS.get(cards[c].kind, 0) for c in deck)
+        n = len(deck) or 1
+        return {1: (walks[1] + walks[2]) / n, 2: walks[2] / n}
+
+    def setup(self, state: pb.State) -> None:
+        setup(state)
+
+    def end_round(self, state: pb.State, frame: pb.Frame, out: Out) -> bool:
+        if frame.bonus:
+            return False
+        frame.bonus = True  # after the movement card and any rampage (Rulebook: Automa Gameplay)
+        reveal(state, out)
+        return True
+
+    def drawn(self, state: pb.State, seat: int, card: int, out: Out) -> bool:
+        """The Trapdoor "automatically sends you to Basement #3"; only Player Dexterity or
+        Disarm a Trapdoor prevent the fall."""
+        if kind_of(card).kind != "trapdoor":
+            return False
+        out.append(public(pb.Event(drawn=pb.EventDrawn(seat=seat, card=card))))
+        state.event_discard.append(card)
+        out.append(public(pb.Event(played=pb.EventPlayed(seat=seat, card=card))))
+        if state.players[seat].place != place_of(3):
+            push(state, pb.FRAME_KIND_FALL, seat, place=place_of(3), card=card)
+        return True
+
+    def alerted_now(self, state: pb.State, frame: pb.Frame, out: Out) -> bool:
+        """"Holmes will always move to your room if this Event Card is drawn"."""
+        pop(state)
+        room = state.players[frame.source].place
+        if room != PHARMACY_PLACE:  # never into the Pharmacy, as in every mode
+            holmes.enter(state, room, NOBODY, out)
+        return True
+
+    def holmes_targets(self, state: pb.State, rooms: list[int]) -> list[int]:
+        return targets(state, rooms)
+
+    def maze_sides(self, state: pb.State, sides: list[int]) -> list[int]:
+        return maze_side(state, sides)
+
+    def encounter_window(self, state: pb.State) -> bool:
+        return False  # not "to evade Holmes"
+
+    def game_over(self, state: pb.State) -> tuple[tuple[int, ...], str] | None:
+        if holmes_wins(state):
+            return (), "Holmes won: the Evidence Board holds all 5 Holmes Strikes!"
+        return None
+
+    def check(self, state: pb.State) -> None:
+        check(state)
+

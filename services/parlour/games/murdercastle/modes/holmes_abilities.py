@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from parlour.engine.rng import Rng
 from parlour.games.murdercastle import effects, holmes
 from parlour.games.murdercastle.board import PHARMACY, Castle, place_of
-from parlour.games.murdercastle.components import abilities
 from parlour.games.murdercastle.cubes import move, present, total
+from parlour.games.murdercastle.modes.components import abilities
 from parlour.games.murdercastle.stack import (
     Out,
     holmes_seat,
