@@ -83,21 +83,29 @@ def _room(raw: dict) -> Room:
 
 
 @dataclass(frozen=True, slots=True)
+class Box:
+    """The numbers of one box's Room Tiles for the pile, Brick Walls and Holmes' Movement cards."""
+
+    pile: tuple[int, ...]
+    brick_walls: tuple[int, ...]
+    movement: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Catalogue:
-    """Every component of the standard game and of The 2nd Story (its rooms are in `rooms` too;
-    `second_story_pile` and `second_story_movement` say which)."""
+    """Every printed component, by number: the standard game's (`game`) and those the data
+    lists as added by a mode (`added`, by the name the mode's module reads its box by)."""
 
     rooms: dict[int, Room]
     start: tuple[StartTile, ...]
-    pile: tuple[int, ...]
     brick_walls: tuple[int, ...]
     jonah_brick_wall: int
     events: dict[int, EventKind]
     movement: dict[int, MovementCard]
     setup_cards: tuple[tuple[int, ...], ...]
     rules: dict
-    second_story_pile: tuple[int, ...]
-    second_story_movement: frozenset[int]
+    game: Box
+    added: dict[str, Box]
 
     def event(self, card: int) -> EventKind:
         """The kind of an Event Card id."""
@@ -111,10 +119,20 @@ class Catalogue:
 @cache
 def catalogue() -> Catalogue:
     """The catalogue, loaded and checked once."""
-    raw_rooms = _load("rooms.json")
-    upstairs = raw_rooms["second_story"]
-    rooms = {r["number"]: _room(r) for r in raw_rooms["start"] + raw_rooms["pile"] + upstairs}
-    start = tuple(StartTile(r["number"], r["x"], r["y"], r["level"]) for r in raw_rooms["start"])
+    raw_rooms, raw_movement = _load("rooms.json"), _load("holmes_movement.json")
+    raw_boxes = {"": (raw_rooms, raw_movement["cards"])} | {
+        name: (box, raw_movement["added"][name]) for name, box in raw_rooms["added"].items()}
+    rooms = {r["number"]: _room(r) for r in raw_rooms["start"]}
+    movement: dict[int, MovementCard] = {}
+    boxes: dict[str, Box] = {}
+    for name, (tiles, cards) in raw_boxes.items():
+        rooms |= {r["number"]: _room(r) for r in tiles["pile"]}
+        first = len(movement) + 1
+        movement |= {i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
+                     for i, c in enumerate(cards, start=first)}
+        boxes[name] = Box(pile=tuple(r["number"] for r in tiles["pile"]),
+                          brick_walls=tuple(tiles["brick_walls"]),
+                          movement=tuple(range(first, len(movement) + 1)))
     events: dict[int, EventKind] = {}
     for raw in _load("events.json")["kinds"]:
         kind = EventKind(
@@ -124,41 +142,27 @@ def catalogue() -> Catalogue:
         )
         for _ in range(kind.copies):
             events[len(events) + 1] = kind
-    raw_movement = _load("holmes_movement.json")
-    movement = {
-        i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
-        for i, c in enumerate(raw_movement["cards"] + raw_movement["second_story"], start=1)
-    }
-    first_new = len(raw_movement["cards"]) + 1
     rules = _load("rules.json")
     colours = rules["colours"]
     setup = tuple(tuple(card[c] for c in colours) for card in _load("evidence_setup.json"))
     cat = Catalogue(
-        rooms=rooms, start=start, pile=tuple(r["number"] for r in raw_rooms["pile"]),
-        brick_walls=tuple(raw_rooms["brick_walls"] + raw_rooms["second_story_brick_walls"]),
+        rooms=rooms,
+        start=tuple(StartTile(r["number"], r["x"], r["y"], r["level"]) for r in raw_rooms["start"]),
+        brick_walls=tuple(w for box in boxes.values() for w in box.brick_walls),
         jonah_brick_wall=raw_rooms["jonah_brick_wall"],
         events=events, movement=movement, setup_cards=setup, rules=rules,
-        second_story_pile=tuple(r["number"] for r in upstairs)
-        + tuple(raw_rooms["second_story_brick_walls"]),
-        second_story_movement=frozenset(i for i in movement if i >= first_new),
+        game=boxes.pop(""), added=boxes,
     )
     _check(cat)
     return cat
 
 
 def _check(cat: Catalogue) -> None:
-    extra = cat.rules["second_story"]
-    new_rooms = [t for t in cat.second_story_pile if t in cat.rooms]
-    assert len(cat.rooms) - len(new_rooms) == 24, "24 Room Tiles"
-    assert len(new_rooms) == extra["rooms"] == 5, "5 2nd Story Room Tiles"
-    assert len(cat.brick_walls) - extra["brick_walls"] == 3, "3 Brick Wall Tiles"
-    assert len(cat.second_story_pile) - len(new_rooms) == extra["brick_walls"] == 1
+    assert len(cat.start) + len(cat.game.pile) == 24, "24 Room Tiles"
+    assert len(cat.game.brick_walls) == 3, "3 Brick Wall Tiles"
+    assert cat.jonah_brick_wall in cat.game.brick_walls
     assert len(cat.events) == 79, "79 Event Cards"
-    assert len(cat.movement) - len(cat.second_story_movement) == 33, "33 Holmes' Movement cards"
-    assert len(cat.second_story_movement) == extra["movement_cards"] == 9, "9 more"
-    assert extra["shelf_potions"] + extra["board_potions"] == 17, "17 Potion Tokens"
-    assert all(cat.rooms[t].stairs >= 0 or cat.rooms[t].special == "dumbwaiter"
-               for t in new_rooms), "every 2nd Story room but the Dumbwaiter has stairs"
+    assert len(cat.game.movement) == 33, "33 Holmes' Movement cards"
     assert len(cat.setup_cards) == 24 and all(sum(c) == 13 for c in cat.setup_cards)
     for card in cat.movement.values():
         assert all(r in cat.rooms for r in card.rooms), card

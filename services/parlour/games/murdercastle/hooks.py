@@ -74,13 +74,13 @@ class Points(Mode):
     def room_pile(self, options: pb.Options) -> list[int]:
         """Room tiles and Brick Walls shuffled into the pile (not yet shuffled)."""
         cat = catalogue()
-        return list(cat.pile) + [w for w in cat.brick_walls if w not in cat.second_story_pile
-                                 and w != cat.jonah_brick_wall]
+        return list(cat.game.pile) + [w for w in cat.game.brick_walls if w != cat.jonah_brick_wall]
 
     def all_tiles(self, options: pb.Options) -> frozenset[int]:
         """Every tile of the match: rooms and Brick Walls."""
         cat = catalogue()
-        return frozenset((set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile))
+        return frozenset({s.number for s in cat.start} | set(cat.game.pile)
+                         | set(cat.game.brick_walls))
 
     def boxes_brick_wall(self, options: pb.Options) -> bool:
         """Whether Jonah's Brick Wall goes back in the box when nobody plays Jonah."""
@@ -92,8 +92,7 @@ class Points(Mode):
 
     def movement_cards(self, options: pb.Options) -> list[int]:
         """The Holmes' Movement cards in play."""
-        cat = catalogue()
-        return sorted(i for i in cat.movement if i not in cat.second_story_movement)
+        return sorted(catalogue().game.movement)
 
     # -- evidence and the selection bonus -----------------------------------------------------
     def pillar(self, state: pb.State) -> bool:

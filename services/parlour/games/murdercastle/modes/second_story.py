@@ -15,7 +15,7 @@ from parlour.engine.game import Variant
 from parlour.engine.rng import Rng, state_rng
 from parlour.engine.text import seat
 from parlour.games.murdercastle.board import Castle, opposite, place_of, story, tile_of
-from parlour.games.murdercastle.catalogue import Room, catalogue
+from parlour.games.murdercastle.catalogue import Box, Room, catalogue
 from parlour.games.murdercastle.cubes import FAKE, fill_from_bag, move
 from parlour.games.murdercastle.hooks import Points
 from parlour.games.murdercastle.modes.names import POTION_NAMES
@@ -40,13 +40,33 @@ def playing(options: pb.Options) -> bool:
     return options.second_story or bool(options.automa) or options.HasField("play_as_holmes")
 
 
+@cache
+def box() -> Box:
+    """The 2nd Story's Room Tiles, Brick Wall and Holmes' Movement cards in the catalogue,
+    checked against the rulebook (Components: "The 2nd Story expansion also includes")."""
+    cat = catalogue()
+    own, extra = cat.added["second_story"], cat.rules["second_story"]
+    assert len(own.pile) == extra["rooms"] == 5, "5 2nd Story Room Tiles"
+    assert len(own.brick_walls) == extra["brick_walls"] == 1, "1 Brick Wall Tile"
+    assert len(own.movement) == extra["movement_cards"] == 9, "9 Holmes' Movement cards"
+    assert extra["shelf_potions"] + extra["board_potions"] == 17, "17 Potion Tokens"
+    assert all(cat.rooms[t].stairs >= 0 or cat.rooms[t].special == "dumbwaiter"
+               for t in own.pile), "every 2nd Story room but the Dumbwaiter has stairs"
+    return own
+
+
+def new_tiles() -> tuple[int, ...]:
+    """The 2nd Story's Room Tiles and Brick Wall, as they go into the pile."""
+    return box().pile + box().brick_walls
+
+
 def pile(options: pb.Options) -> list[int]:
     """Room tiles and Brick Walls shuffled into the pile (the new ones mixed in)."""
     cat = catalogue()
-    tiles = list(cat.pile) + [w for w in cat.brick_walls if w not in cat.second_story_pile
-                              and (w != cat.jonah_brick_wall or options.automa)]
+    tiles = list(cat.game.pile) + [w for w in cat.game.brick_walls
+                                   if w != cat.jonah_brick_wall or options.automa]
     if playing(options):
-        tiles += list(cat.second_story_pile)
+        tiles += list(new_tiles())
     return tiles
 
 
@@ -57,9 +77,7 @@ def movement(options: pb.Options) -> list[int]:
 
 @cache
 def _movement(upstairs: bool) -> tuple[int, ...]:
-    cat = catalogue()
-    return tuple(sorted(i for i in cat.movement
-                        if upstairs or i not in cat.second_story_movement))
+    return tuple(sorted(catalogue().game.movement + (box().movement if upstairs else ())))
 
 
 def tiles(options: pb.Options) -> frozenset[int]:
@@ -69,11 +87,8 @@ def tiles(options: pb.Options) -> frozenset[int]:
 
 @cache
 def _tiles(upstairs: bool) -> frozenset[int]:
-    cat = catalogue()
-    found = (set(cat.rooms) | set(cat.brick_walls)) - set(cat.second_story_pile)
-    if upstairs:
-        found |= set(cat.second_story_pile)
-    return frozenset(found)
+    standard = Points().all_tiles(pb.Options())
+    return standard | frozenset(new_tiles()) if upstairs else standard
 
 
 def pathway_tokens(state: pb.State) -> int:
@@ -85,7 +100,7 @@ def pathway_tokens(state: pb.State) -> int:
 # -- placing a tile ----------------------------------------------------------------
 def is_second_story(tile: int) -> bool:
     """Whether a tile is one of The 2nd Story's rooms."""
-    return tile in catalogue().second_story_pile
+    return tile in new_tiles()
 
 
 def stairs_must_face(origin: pb.PlacedTile, room: Room) -> bool:

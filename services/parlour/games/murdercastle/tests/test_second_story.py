@@ -9,6 +9,7 @@ from parlour.games.murdercastle.board import Castle, place_of
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import total
 from parlour.games.murdercastle.game import GAME
+from parlour.games.murdercastle.modes import second_story
 from parlour.games.murdercastle.tests.positions import (
     BLUE,
     GREEN,
@@ -50,9 +51,10 @@ def test_components_are_shuffled_in_only_with_the_option():
     Components; 2nd Story Setup)."""
     cat = catalogue()
     state = upstairs()
-    new = set(cat.second_story_pile)
+    new = set(second_story.new_tiles())
     assert new == {21, 22, 23, 24, 25, 93} and new <= set(state.room_pile)
-    assert len(state.holmes_deck) == 42 and cat.second_story_movement <= set(state.holmes_deck)
+    assert len(state.holmes_deck) == 42 and set(second_story.box().movement) <= set(
+        state.holmes_deck)
     assert sorted(state.shelf) == sorted([pb.POTION_TONIC, pb.POTION_H2O, pb.POTION_H2O,
                                           pb.POTION_SNAKE_OIL, pb.POTION_POISON])
     plain = game([J, L])
