@@ -3,13 +3,14 @@
 A *place* is one room: `tile * 2 + side`, where side is 0 except for the second
 room of The Maze. Board sides are 0 N, 1 E, 2 S, 3 W; a tile's printed sides
 turn clockwise by its rotation. Levels keep stories apart (a doorway joins two
-tiles only on the same story), except a 2nd Story room's stairs doorway and the
-Dumbwaiter's doorways, which join any stories (The 2nd Story).
+tiles only on the same story), except a placed tile's stairs doorway and every doorway of
+a room a mode declares to reach every level (`hooks.Points.any_level_rooms`).
 """
 
 from __future__ import annotations
 
 from parlour.games.murdercastle.catalogue import Room, catalogue
+from parlour.games.murdercastle.hooks import declared
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 PHARMACY = 26
@@ -48,8 +49,8 @@ def room_special(place: int) -> str:
 
 
 def story(level: int) -> int:
-    """The story of a level: stories 2, 3 and 4 count as one (Rulebook: 2nd Story Gameplay
-    Overview: "Consider the 2nd, 3rd, and 4th levels the same level")."""
+    """The story of a level: every level above the main floor counts as one ("Consider the
+    2nd, 3rd, and 4th levels the same level")."""
     return min(level, 1)
 
 
@@ -130,7 +131,7 @@ class Castle:
     # -- connections --------------------------------------------------------
     def doorway_to(self, place: int, side: int) -> int | None:
         """The place a doorway leads to, if both tiles have an open door there on one story
-        (or the doorway is a stairway or the Dumbwaiter's)."""
+        (or the doorway reaches every story)."""
         tile = self.placed[tile_of(place)]
         if side in tile.padlocked:
             return None
@@ -149,8 +150,10 @@ class Castle:
         return self.place_facing(other, facing)
 
     def _between_stories(self, tile: pb.PlacedTile, side: int) -> bool:
-        """A stairs doorway, or any doorway of the Dumbwaiter, reaches every story."""
-        return tile.stairs == side + 1 or self.rooms[tile.tile].special == "dumbwaiter"
+        """A stairs doorway, or any doorway of a room that reaches every level, reaches every
+        story."""
+        return (tile.stairs == side + 1
+                or self.rooms[tile.tile].special in declared("any_level_rooms"))
 
     def neighbours(self, place: int) -> list[int]:
         """Rooms one step away through doorways, stairs and Hidden Bookcase Pathways."""

@@ -14,7 +14,6 @@ from typing import Any
 from parlour.engine.game import Emitted
 from parlour.engine.modes import Mode, Modes
 from parlour.engine.rng import Rng
-from parlour.games.murdercastle.board import story
 from parlour.games.murdercastle.catalogue import Room, catalogue
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
@@ -45,6 +44,10 @@ class Points(Mode):
     copies: tuple[str, ...] = ()
     #: What its special rooms do, by `Room.special` (prompts).
     room_effects: Mapping[str, str] = {}
+    #: Its levels of the castle, by level: (the floor, where a room is on it) (text).
+    floors: Mapping[int, tuple[str, str]] = {}
+    #: Its special rooms whose every doorway reaches every level (board).
+    any_level_rooms: frozenset[str] = frozenset()
 
     # -- the table: every active mode's part, in order ---------------------------------------
     def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
@@ -149,7 +152,7 @@ class Points(Mode):
 
     def levels(self, state: pb.State, origin: pb.PlacedTile, tile: int) -> list[int]:
         """Levels a new tile may take: the level of the room explored from."""
-        return [story(origin.level)]
+        return [origin.level]
 
     def after_placing(self, state: pb.State, placed: pb.PlacedTile) -> None:
         """A new tile is on the grid (before its safe fills)."""

@@ -6,12 +6,25 @@ from __future__ import annotations
 from parlour.games.murdercastle.board import place_name
 from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS, FAKE
+from parlour.games.murdercastle.hooks import declared
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 SIDE_NAMES = ("north", "east", "south", "west")
 SPOT_NAMES = {pb.HIDING_SPOT_BED: "under the bed", pb.HIDING_SPOT_BATHROOM: "in the bathroom"}
-LEVEL_NAMES = {-1: "in the basement", 0: "on the main floor", 1: "on the 2nd Story"}
+#: The standard game's levels: (the floor, where a room is on it); a mode adds its own
+#: (`hooks.Points.floors`).
+FLOORS = {-1: ("the basement", "in the basement"), 0: ("the main floor", "on the main floor")}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def floors() -> dict[int, tuple[str, str]]:
+    """Every level's names, lowest first: the standard game's and the installed modes'."""
+    return dict(sorted((FLOORS | declared("floors")).items()))
+
+
+def level_name(level: int) -> str:
+    """Where a room on this level is ("on the main floor")."""
+    return floors()[level][1]
 
 
 def tile_name(tile: int) -> str:

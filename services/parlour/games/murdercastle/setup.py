@@ -20,7 +20,7 @@ CHARACTERS = (
 
 
 def selections_per_round(players: int) -> int:
-    """Action Tiles selected in a round: one each, two each in a 2-player or Automa game."""
+    """Action Tiles selected in a round: one each, two each with 1 or 2 players."""
     return 2 * players if players <= 2 else players
 
 

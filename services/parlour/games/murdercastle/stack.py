@@ -51,7 +51,8 @@ def private(seats: set[int], secret: pb.Event, twin: pb.Event) -> list[Emitted]:
 
 
 def holmes_seat(state: pb.State) -> int:
-    """The seat playing Holmes (Play as Holmes), else NOBODY."""
+    """The seat playing Holmes, if a mode gives him one (`hooks.Points.holmes_seat_of`), else
+    NOBODY."""
     found = MODES.rules(state.options).holmes_seat_of(state.options)
     return NOBODY if found is None else found
 

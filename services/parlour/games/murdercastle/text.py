@@ -14,7 +14,6 @@ from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.cubes import COLOURS
 from parlour.games.murdercastle.hooks import MODES, declared
 from parlour.games.murdercastle.names import (
-    LEVEL_NAMES,
     SIDE_NAMES,
     SPOT_NAMES,
     action_tile_name,
@@ -24,6 +23,8 @@ from parlour.games.murdercastle.names import (
     character_name,
     cubes,
     evidence,
+    floors,
+    level_name,
     movement_name,
     ordinal,
     room,
@@ -34,7 +35,6 @@ from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 #: Actions on one of several identical components (two copies of an Event Card, two Brick
 #: Walls): labelled "the first", "the second" in the order offered (and the modes' `copies`).
 COPIES = ("play", "discard", "give", "pick")
-FLOORS = {-1: "the basement", 0: "the main floor", 1: "the 2nd Story"}
 #: What a pass was, by the decision it ended (Passed.frame).
 PASSED = {
     pb.FRAME_KIND_ACT: "skipped the action",
@@ -76,7 +76,7 @@ def _words(action: pb.Action) -> str:
         "pass": lambda: "pass",
         "explore": lambda: f"explore through the {SIDE_NAMES[body.side]} doorway",
         "rotate": lambda: f"turn the new room {body.rotation * 90}°"
-                          + (f" {LEVEL_NAMES[body.level]}" if body.level else ""),
+                          + (f" {level_name(body.level)}" if body.level else ""),
         "cube": lambda: f"choose {evidence(body.colour)}",
         "collect": lambda: (f"collect {evidence(body.colour)}" if body.colour
                             else "search the Blind Room"),
@@ -100,7 +100,7 @@ def label_actions(view: pb.View, me: int, actions: Sequence[pb.Action]) -> list[
     """Each legal action's label, from the seat's View alone, no two the same."""
     labels = [_label(view, me, a) for a in actions]
     if any(a.WhichOneof("kind") == "rotate" and a.rotate.level for a in actions):
-        labels = [f"{lab} {LEVEL_NAMES[a.rotate.level]}" if a.WhichOneof("kind") == "rotate"
+        labels = [f"{lab} {level_name(a.rotate.level)}" if a.WhichOneof("kind") == "rotate"
                   and not a.rotate.level else lab for lab, a in zip(labels, actions, strict=True)]
     counts, seen = Counter(labels), Counter()
     out = []
@@ -120,7 +120,7 @@ def _label(view: pb.View, me: int, action: pb.Action) -> str:
     if mode_label is not None:
         return mode_label(view, body)
     if kind == "rotate":
-        level = f" {LEVEL_NAMES[body.level]}" if body.level else ""
+        level = f" {level_name(body.level)}" if body.level else ""
         return prompts.rotate_label(view, body) + level
     if kind == "cube":
         return prompts.cube_label(view, body.colour)
@@ -224,7 +224,8 @@ def describe_view(view: pb.View, me: int | None) -> TableText:
         section("The game", _game_lines(view)),
         section("Your hand", [item(card_name(c), card_text(c)) for c in view.hand]),
         section("Players", _players(view)),
-        *(section(f"The castle: {FLOORS[level]}", _rooms(view, level)) for level in (-1, 0, 1)),
+        *(section(f"The castle: {floor}", _rooms(view, level))
+          for level, (floor, _) in floors().items()),
         section("The Ferris Wheel", _wheel(view)),
         section("Holmes", _holmes(view)),
         *(section(title, items) for mode in MODES.on(view.options)

@@ -314,6 +314,8 @@ class SecondStory(Points):
         "potion": lambda body: f"turn over the {ordinal(body.spot + 1)} potion on the shelf"}
     event_words = EVENT_WORDS
     room_effects = ROOM_EFFECTS
+    floors = {UPPER: ("the 2nd Story", "on the 2nd Story")}
+    any_level_rooms = frozenset({"dumbwaiter"})
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
