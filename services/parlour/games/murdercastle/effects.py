@@ -22,7 +22,7 @@ from parlour.games.murdercastle.defence import (
     category_code,
     may_be_asked,
 )
-from parlour.games.murdercastle.hooks import rules
+from parlour.games.murdercastle.hooks import declared, rules
 from parlour.games.murdercastle.pieces import move_player
 from parlour.games.murdercastle.stack import (
     NOBODY,
@@ -85,7 +85,8 @@ def _lucky_break(state: pb.State, frame: pb.Frame, out: Out) -> None:
         out.append(public(pb.Event(collected=pb.Collected(seat=seat, colour=colour))))
         return
     safe = castle.safe(player.place)
-    anywhere = player.place == place_of(PHARMACY) or castle.special(player.place) == "dumbwaiter"
+    anywhere = (player.place == place_of(PHARMACY)
+                or castle.special(player.place) in declared("unbounded_rooms"))
     if anywhere or total(safe) < castle.capacity(player.place):
         safe.counts[colour - 1] += 1
         out.append(public(pb.Event(cube=pb.CubePlaced(seat=seat, place=player.place,

@@ -75,14 +75,15 @@ def reveal(state: pb.State, seat: int, escape: bool, out: Out, aimed: bool = Tru
     if partnered:
         push(state, pb.FRAME_KIND_FOLLOW, seat, seats=partnered)
     card = catalogue().movement[_draw_card(state, seat, out)]
-    if state.after_card and card.special != "rampage":
+    waiting = rules(state).card_waiting(state)
+    if waiting and card.special != "rampage":
         rules(state).after_holmes_card(state, card.special == "lights_out", out)
     if card.special == "lights_out":
         _lights_out(state, out)
         return
     if card.special == "rampage":  # the extra move after its first movement card
         push(state, pb.FRAME_KIND_RAMPAGE, seat, cards_left=_rampage_cards(),
-             escape_ready=escape, source=seat, after_move=int(bool(state.after_card)))
+             escape_ready=escape, source=seat, after_move=int(waiting))
         return
     options = destinations(state, card.rooms)
     if aimed:

@@ -48,6 +48,9 @@ class Points(Mode):
     floors: Mapping[int, tuple[str, str]] = {}
     #: Its special rooms whose every doorway reaches every level (board).
     any_level_rooms: frozenset[str] = frozenset()
+    #: Its special rooms whose safe takes any number of cubes from the bag, as the
+    #: Pharmacy's (effects).
+    unbounded_rooms: frozenset[str] = frozenset()
 
     # -- the table: every active mode's part, in order ---------------------------------------
     def table(self, view: pb.View, me: int | None) -> list[tuple[str, list]]:
@@ -217,8 +220,12 @@ class Points(Mode):
     def holmes_leaves(self, state: pb.State) -> None:
         """Holmes is about to move from his room into another."""
 
+    def card_waiting(self, state: pb.State) -> bool:
+        """Whether a card of the mode waits for the next movement card (`after_holmes_card`)."""
+        return False
+
     def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
-        """The movement card after a card that waits for one (`state.after_card`)."""
+        """The movement card after a card that waits for one (`card_waiting`)."""
 
     def encounter_window(self, state: pb.State) -> bool:
         """Whether players in the room Holmes enters may play cards to evade him."""

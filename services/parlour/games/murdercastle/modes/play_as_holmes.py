@@ -496,6 +496,9 @@ class PlayAsHolmes(Points):
     def holmes_hider(self, state: pb.State) -> int | None:
         return holmes_seat(state)
 
+    def card_waiting(self, state: pb.State) -> bool:
+        return bool(state.after_card)
+
     def after_holmes_card(self, state: pb.State, cancelled: bool, out: Out) -> None:
         move_after(state, cancelled, out)
 

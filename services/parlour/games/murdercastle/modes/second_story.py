@@ -315,7 +315,7 @@ class SecondStory(Points):
     event_words = EVENT_WORDS
     room_effects = ROOM_EFFECTS
     floors = {UPPER: ("the 2nd Story", "on the 2nd Story")}
-    any_level_rooms = frozenset({"dumbwaiter"})
+    any_level_rooms = unbounded_rooms = frozenset({"dumbwaiter"})
 
     def active(self, options: pb.Options) -> bool:
         return playing(options)
