@@ -167,7 +167,8 @@ def source(state: pb.State, frame: pb.Frame) -> pb.Cubes:
 def place_cube(state: pb.State, seat: int, place: int, colour: int, out: Out,
                gondola: int = 0) -> bool:
     """Move a cube from a gondola into a safe; True once that gondola is empty. An empty
-    unloading gondola turns the wheel; another gondola (the Waiting Room's) is refilled."""
+    unloading gondola turns the wheel; another gondola (a room's own,
+    `fill_source`) is refilled."""
     castle = Castle(state)
     cubes = state.gondolas[gondola - 1] if gondola else unloading(state)
     move(cubes, castle.safe(place), colour)

@@ -282,8 +282,8 @@ def remove_trapdoor(state: pb.State, room: int, out: Out) -> None:
 
 def after_cube_taken(state: pb.State, seat: int, place: int, frame: pb.Frame | None,
                      out: Out) -> None:
-    """A collector in a Trapdoor room (or the 5-Door Room) falls through; an emptied room loses
-    its Trapdoor (the 5-Door Room's is permanent)."""
+    """A collector in a Trapdoor room (or a room with a built-in Trapdoor, `built_in_trapdoor`)
+    falls through; an emptied room loses its Trapdoor (a built-in one is permanent)."""
     trap = next((t for t in state.trapdoors if t.room == place), None)
     landing = trap.landing if trap is not None else rules(state).built_in_trapdoor(state, place)
     if landing is None:
@@ -315,7 +315,7 @@ def step_fall(state: pb.State, frame: pb.Frame, out: Out) -> None:
         frame.started = True
         here = state.players[frame.seat].place
         built_in = rules(state).built_in_trapdoor(state, here) is not None
-        # Disarm a Trapdoor answers the 5-Door Room, Automa's Trapdoor and a Deathtrap
+        # Disarm a Trapdoor answers a built-in Trapdoor, a card's (frame.card) and a flagged one
         category = "five_door" if built_in or frame.card or frame.deathtrap else "room"
         if may_be_asked(state, frame.seat, category):
             push(state, pb.FRAME_KIND_DEFEND, frame.seat, card=TRAPDOOR_FALL, source=frame.seat,

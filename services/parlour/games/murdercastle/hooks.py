@@ -1,7 +1,7 @@
 """The rule points Murder Castle's modes may replace (parlour.engine.modes), each method the
 standard game's answer, and the tables a mode adds its own entries to (its frames' words,
-prompts and public choices, its actions' refusal reasons ...); `modes` installs The 2nd
-Story, Automa, Play as Holmes and the Castle Junction Cards over them. The standard modules
+prompts and public choices, its actions' refusal reasons ...); `modes` installs the game's
+modes over them. The standard modules
 ask `rules(state)` at these points and `declared(table)` for the modes' entries, and never
 which mode is on."""
 
