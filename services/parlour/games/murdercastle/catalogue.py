@@ -116,23 +116,28 @@ class Catalogue:
         return tile in self.brick_walls
 
 
+def _box(tiles: dict, cards: list[dict], rooms: dict[int, Room],
+         movement: dict[int, MovementCard]) -> Box:
+    """One box's tiles and cards added to the catalogue's rooms and movement cards (its cards
+    numbered on from those before)."""
+    rooms |= {r["number"]: _room(r) for r in tiles["pile"]}
+    first = len(movement) + 1
+    movement |= {i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
+                 for i, c in enumerate(cards, start=first)}
+    return Box(pile=tuple(r["number"] for r in tiles["pile"]),
+               brick_walls=tuple(tiles["brick_walls"]),
+               movement=tuple(range(first, len(movement) + 1)))
+
+
 @cache
 def catalogue() -> Catalogue:
     """The catalogue, loaded and checked once."""
     raw_rooms, raw_movement = _load("rooms.json"), _load("holmes_movement.json")
-    raw_boxes = {"": (raw_rooms, raw_movement["cards"])} | {
-        name: (box, raw_movement["added"][name]) for name, box in raw_rooms["added"].items()}
     rooms = {r["number"]: _room(r) for r in raw_rooms["start"]}
     movement: dict[int, MovementCard] = {}
-    boxes: dict[str, Box] = {}
-    for name, (tiles, cards) in raw_boxes.items():
-        rooms |= {r["number"]: _room(r) for r in tiles["pile"]}
-        first = len(movement) + 1
-        movement |= {i: MovementCard(tuple(c.get("rooms", ())), c.get("special", ""))
-                     for i, c in enumerate(cards, start=first)}
-        boxes[name] = Box(pile=tuple(r["number"] for r in tiles["pile"]),
-                          brick_walls=tuple(tiles["brick_walls"]),
-                          movement=tuple(range(first, len(movement) + 1)))
+    game = _box(raw_rooms, raw_movement["cards"], rooms, movement)
+    added = {name: _box(tiles, raw_movement["added"][name], rooms, movement)
+             for name, tiles in raw_rooms["added"].items()}
     events: dict[int, EventKind] = {}
     for raw in _load("events.json")["kinds"]:
         kind = EventKind(
@@ -148,10 +153,10 @@ def catalogue() -> Catalogue:
     cat = Catalogue(
         rooms=rooms,
         start=tuple(StartTile(r["number"], r["x"], r["y"], r["level"]) for r in raw_rooms["start"]),
-        brick_walls=tuple(w for box in boxes.values() for w in box.brick_walls),
+        brick_walls=game.brick_walls + tuple(w for box in added.values() for w in box.brick_walls),
         jonah_brick_wall=raw_rooms["jonah_brick_wall"],
         events=events, movement=movement, setup_cards=setup, rules=rules,
-        game=boxes.pop(""), added=boxes,
+        game=game, added=added,
     )
     _check(cat)
     return cat
