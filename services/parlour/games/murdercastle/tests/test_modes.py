@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from parlour.games.murdercastle import flow, prompts, reference, text
+from parlour.games.murdercastle import flow, names, prompts, reference, text
+from parlour.games.murdercastle.catalogue import catalogue
 from parlour.games.murdercastle.game import DECISION_NAMES, GAME
-from parlour.games.murdercastle.hooks import MODES, declared
+from parlour.games.murdercastle.hooks import MODES, Points, declared
 from parlour.games.murdercastle.v1 import murdercastle_pb2 as pb
 
 FOLDER = Path(__file__).resolve().parents[1]
@@ -30,6 +31,9 @@ STANDARD = {
     "action_labels": (),
     "event_words": text._SIMPLE,
     "prompts": (),
+    "floors": names.FLOORS,
+    "any_level_rooms": (),
+    "unbounded_rooms": (),
 }
 
 
@@ -47,6 +51,18 @@ def test_each_entry_is_one_modes_and_not_the_standard_tables(table):
             seen[key] = mode.name
     assert not set(seen) & set(STANDARD[table]), f"{table}: a mode's key in the standard table"
     assert set(seen) == set(declared(table))
+
+
+def test_the_standard_game_deals_only_its_own_box():
+    """The standard answers deal the standard box (its pile, Brick Walls but Jonah's, the 33
+    movement cards) and none of the tiles and cards the data lists as a mode's."""
+    cat, standard, plain = catalogue(), Points(), pb.Options()
+    added = {n for box in cat.added.values() for n in box.pile + box.brick_walls}
+    assert added and not added & standard.all_tiles(plain)
+    assert standard.room_pile(plain) == [*cat.game.pile, 90, 91]
+    assert standard.movement_cards(plain) == list(range(1, 34))
+    assert not {c for box in cat.added.values() for c in box.movement} & set(
+        standard.movement_cards(plain))
 
 
 @pytest.mark.parametrize("mode", MODES.all, ids=lambda m: m.name)
