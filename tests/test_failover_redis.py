@@ -1,8 +1,8 @@
 """Issue 40: a Redis fail-over loses no acknowledged move and never shows a player an event
 that later vanishes. Real Sentinel and Cluster setups from the shipped configs; their
 primaries SIGKILLed under load (and one frozen past its fail-over, then resumed); every
-acknowledged creation and action, every event received and every resume point checked
-against the final store (tests/failover_drill.py)."""
+acknowledged creation and action, every event received, every resume point and every
+read's version checked against the final store (tests/failover_drill.py)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ async def drill(url: str, rounds, players: int = 6):
 async def test_sentinel_failovers_lose_nothing_acknowledged():
     """Five fail-overs on Sentinel (four SIGKILLs of the primary, one SIGSTOP past its
     fail-over): nothing acknowledged lost or doubled, no event seen that the store lacks,
-    no resume point past the store, no INTERNAL."""
+    no resume point or read past the store, no INTERNAL."""
     with LocalSentinel() as sentinel:
         ledger, findings = await drill(
             sentinel.url, lambda ledger: sentinel_rounds(sentinel, ledger, 5, freeze=5)
