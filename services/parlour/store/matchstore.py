@@ -690,10 +690,12 @@ class MatchStore:
         if self._cluster:
             await asyncio.gather(*(self._confirm(keys=k, args=a) for k, a in calls))
             return
-        pipe = self.redis.pipeline(transaction=False)
-        for k, a in calls:
-            await self._confirm(keys=k, args=a, client=pipe)
-        await pipe.execute()
+        # (the block resets the pipeline: redis-py's execute loads its scripts before the
+        # part that gives its connection back, and a fail-over can fail that load)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for k, a in calls:
+                await self._confirm(keys=k, args=a, client=pipe)
+            await pipe.execute()
 
     async def _run_one(self, item: _Commit):
         """One commit: alone, or in Cluster (a Cluster pipeline may not carry scripts; the
