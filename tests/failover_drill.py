@@ -1,7 +1,8 @@
 """Issue 40's drill: play under load while Redis primaries are killed (SIGKILL) or frozen past
 their fail-over (SIGSTOP, then SIGCONT), then check everything clients were told against
 the final store: every acknowledged match and action stored exactly once, every event a
-subscriber received and every resume point it was given still there, no INTERNAL.
+subscriber received and every resume point it was given still there, no read (GetView,
+ListActions, GetMatch) showing a version past the stored one, no INTERNAL.
 
 Clients do what a careful client does: retry UNAVAILABLE and DEADLINE_EXCEEDED with the
 same request id, and resume each seat's stream after the last sequence it received. Half
@@ -47,6 +48,10 @@ class Ledger:
     seen: dict[str, dict[int, tuple[int, int, str]]] = field(default_factory=dict)
     #: The furthest resume point (heartbeat or event) a subscriber was given, per match.
     resume_points: dict[str, int] = field(default_factory=dict)
+    #: The highest version a read (GetView, ListActions, GetMatch) showed, per match, and
+    #: how many reads there were.
+    viewed: dict[str, int] = field(default_factory=dict)
+    reads: int = 0
     #: Status codes of every failed call or stream ending, by name (and reason).
     codes: Counter = field(default_factory=Counter)
     failovers: int = 0
@@ -56,6 +61,11 @@ class Ledger:
     @property
     def actions(self) -> int:
         return sum(len(r) for r in self.acked.values())
+
+    def saw(self, match: str, progress) -> None:
+        """A read showed the match at `progress`."""
+        self.reads += 1
+        self.viewed[match] = max(self.viewed.get(match, 0), progress.version)
 
 
 @dataclass
@@ -69,12 +79,15 @@ class Findings:
     events_seen: int = 0
     events_not_in_store: int = 0
     resume_points_ahead: int = 0
+    #: Reads checked, and matches a read showed at a version past the stored one.
+    reads: int = 0
+    views_ahead: int = 0
     internal: int = 0
 
     def clean(self) -> bool:
         return not (
             self.lost or self.duplicated or self.matches_gone or self.events_not_in_store
-            or self.resume_points_ahead or self.internal
+            or self.resume_points_ahead or self.views_ahead or self.internal
         )  # fmt: skip
 
 
@@ -163,11 +176,13 @@ async def play(ledger: Ledger, client: GatewayClient, seed: int, stop: asyncio.E
         sessions = [Streamed(ledger, seat) for seat in seats] if seed % 2 else None
         acked = ledger.acked.setdefault(match, [])
         progress = (await retrying(ledger, seats[0].get_view)).progress
+        ledger.saw(match, progress)
         step = 0
         while not progress.HasField("outcome") and not stop.is_set():
             turn = progress.pending[0].seat
-            legal = (await retrying(ledger, seats[turn].actions)).actions
-            action = legal[rng.below(len(legal))]
+            listed = await retrying(ledger, seats[turn].actions)
+            ledger.saw(match, listed.progress)
+            action = listed.actions[rng.below(len(listed.actions))]
             rid = f"act-{tag}-{step}"
             if sessions:
                 response = await sessions[turn].act(action, rid)
@@ -178,6 +193,7 @@ async def play(ledger: Ledger, client: GatewayClient, seed: int, stop: asyncio.E
                 )
             acked.append(rid)
             progress = response.result.progress
+            await look(ledger, client, seats[1 - turn], step)
             step += 1
             await asyncio.sleep(0.01)
         for session in sessions or ():
@@ -186,6 +202,16 @@ async def play(ledger: Ledger, client: GatewayClient, seed: int, stop: asyncio.E
             for task in followers:
                 task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
+
+
+async def look(ledger: Ledger, client: GatewayClient, seat, step: int) -> None:
+    """The match as the other seat reads it (GetView), or as anyone does (GetMatch), in
+    turn: a read must never show a version a fail-over could take back."""
+    if step % 2:
+        shown = await retrying(ledger, lambda: client.match(seat.match))
+    else:
+        shown = await retrying(ledger, seat.get_view)
+    ledger.saw(seat.match, shown.progress)
 
 
 class Streamed:
@@ -251,7 +277,7 @@ def code_name(number: int) -> str:
 
 async def check(ledger: Ledger, store: MatchStore) -> Findings:
     """The ledger against the final store."""
-    found = Findings(acknowledged=ledger.actions + len(ledger.created))
+    found = Findings(acknowledged=ledger.actions + len(ledger.created), reads=ledger.reads)
     for name in ledger.created:
         match = name.removeprefix("matches/")
         try:
@@ -273,6 +299,8 @@ async def check(ledger: Ledger, store: MatchStore) -> Findings:
                 found.events_not_in_store += 1
         if ledger.resume_points.get(name, 0) > last:
             found.resume_points_ahead += 1
+        if ledger.viewed.get(name, 0) > await store.version(match):
+            found.views_ahead += 1
     found.internal = sum(n for code, n in ledger.codes.items() if "INTERNAL" in code or
                          "UNKNOWN" in code)  # fmt: skip
     return found

@@ -99,6 +99,43 @@ class _Servers:
 
 
 @dataclass
+class LocalPair(_Servers):
+    """A primary and its replica (no Sentinel: nothing fails over), each from the shipped
+    replicated.conf plus `extra`; a replica to freeze."""
+
+    extra: tuple[str, ...] = ()
+    primary_port: int = 0
+    replica_port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.primary_port}/0"
+
+    def start(self) -> LocalPair:
+        try:
+            self.primary_port, self.replica_port = free_port(), free_port()
+            self.spawn(self.primary_port, *self.extra)
+            self.spawn(
+                self.replica_port, *self.extra, "--replicaof", "127.0.0.1", str(self.primary_port)
+            )
+            _wait(self._linked, "the replica to follow its primary")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _linked(self) -> bool:
+        link = redis.Redis(port=self.replica_port).info("replication")
+        return link.get("master_link_status") == "up"
+
+    def __enter__(self) -> LocalPair:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@dataclass
 class LocalCluster(_Servers):
     """A Redis Cluster of `masters` primaries, slots split evenly, each with `replicas`
     replicas."""

@@ -22,7 +22,7 @@ from typing import Protocol
 import grpc
 
 from parlour.rpc import metrics
-from parlour.rpc.errors import ServiceError
+from parlour.rpc.errors import ServiceError, log_failure
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore, StoredEvent
@@ -516,7 +516,7 @@ class EventHub:
                         if (match := await notices.next(0.5)) is not None:
                             self.notified(match)
             except Exception as error:  # noqa: BLE001 - resubscribe; every feed then re-reads
-                log.warning("commit notices failed", extra={"error": str(error)})
+                log_failure(log, "commit notices failed", error)
                 await asyncio.sleep(0.5)
 
     def notified(self, match: str) -> None:
@@ -538,7 +538,7 @@ class EventHub:
                 try:
                     events = await self.store.events_after(match, feed.cursor, count=512)
                 except Exception as error:  # noqa: BLE001 - subscribers refill from history
-                    log.warning("event read failed", extra={"error": str(error), "match": match})
+                    log_failure(log, "event read failed", error, match=match)
                     return
                 if feed.again or len(events) == 512:
                     feed.offer(events)
@@ -557,7 +557,7 @@ class EventHub:
         try:
             data, last = await self.store.confirmed_progress(match)
         except Exception as error:  # noqa: BLE001 - the next notice or resubscription reads
-            log.warning("progress read failed", extra={"error": str(error), "match": match})
+            log_failure(log, "progress read failed", error, match=match)
             feed.offer(events)
             return True
         feed.offer(events)

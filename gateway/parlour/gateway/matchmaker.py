@@ -31,7 +31,7 @@ from parlour.gateway.config import Matchmaking
 from parlour.gateway.matches import creation_meta
 from parlour.gateway.routing import Router
 from parlour.gateway.v1 import gateway_pb2 as gw
-from parlour.rpc.errors import ServiceError
+from parlour.rpc.errors import ServiceError, log_failure
 from parlour.rules.v1 import rules_pb2 as rules
 from parlour.store import meta as field
 from parlour.store.meta import MatchMeta
@@ -116,8 +116,8 @@ class Matcher:
             try:
                 await self.run_passes()
                 await self.keep_bots()
-            except Exception:  # noqa: BLE001 - keep matching; health reports Redis
-                log.exception("matching pass failed")
+            except Exception as error:  # noqa: BLE001 - keep matching; health reports Redis
+                log_failure(log, "matching pass failed", error)
             await asyncio.sleep(self.settings.pass_seconds)
 
     @property

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import grpc
 
-from parlour.rpc.errors import ServiceError
+from parlour.rpc.errors import ServiceError, log_failure
 from parlour.store import keys
 from parlour.store.matchstore import MatchStore
 
@@ -74,7 +74,7 @@ class Revocations:
                         if (token_hash := await revocations.next(0.5)) is not None:
                             self.revoke(token_hash)
             except Exception as error:  # noqa: BLE001 - resubscribe; the re-check covers the gap
-                log.warning("revocation listener failed", extra={"error": str(error)})
+                log_failure(log, "revocation listener failed", error)
                 await asyncio.sleep(0.5)
 
     async def _recheck(self) -> None:

@@ -28,6 +28,7 @@ from pydantic import Field
 
 from parlour.clock import now_ms
 from parlour.notify.outbox import KINDS, Outbox
+from parlour.rpc.errors import log_failure
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings, load
 from parlour.store.connection import UNREACHABLE
@@ -91,8 +92,8 @@ class Notifier:
                     swept = time.monotonic()
                 for entry_id, fields in await self.queue.read(16, 500):
                     await self.deliver(entry_id, fields, attempt=1)
-            except (*UNREACHABLE, OSError):
-                log.exception("notifier: Redis away")
+            except (*UNREACHABLE, OSError) as error:
+                log_failure(log, "notifier: Redis away", error)
                 await asyncio.sleep(1)
 
     def backoff(self, deliveries: int) -> float:

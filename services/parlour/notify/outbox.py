@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 
+from parlour.rpc.errors import log_failure
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.settings import Settings
 from parlour.store import meta as field
@@ -83,8 +84,8 @@ class Outbox:
         the seat stands, and the notifiers' sweep writes it for a timed match."""
         try:
             await self.changed(match, pb.MatchProgress.FromString(progress_bytes))
-        except Exception:  # noqa: BLE001 - the join stands
-            log.exception("outbox write failed", extra={"match": match})
+        except Exception as error:  # noqa: BLE001 - the join stands
+            log_failure(log, "outbox write failed", error, match=match)
 
     async def changed(self, match: str, progress: pb.MatchProgress,
                       clock_low_before_ms: int = 0, now_ms: int = 0) -> int:

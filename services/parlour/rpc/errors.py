@@ -164,23 +164,46 @@ def closed_transport(error: BaseException) -> bool:
     )
 
 
+def storage_reason(error: BaseException) -> str | None:
+    """The stable reason of a storage failure parlour expects and handles (a write its
+    replicas did not confirm in time: NOT_REPLICATED; Redis away, restarting or a demoted
+    primary: STORAGE_UNAVAILABLE); None for anything else."""
+    if isinstance(error, NotReplicated):
+        return "NOT_REPLICATED"
+    if isinstance(error, (*UNREACHABLE, ConnectionError)) or (
+        closed_transport(error) or demoted(error)
+    ):
+        return "STORAGE_UNAVAILABLE"
+    return None
+
+
+def log_failure(logger: logging.Logger, message: str, error: BaseException, **fields) -> None:
+    """A failed background step that will be tried again: an expected storage failure
+    (storage_reason) as one warning line with its reason, anything else with its
+    traceback."""
+    reason = storage_reason(error)
+    if reason is None:
+        logger.error(message, exc_info=error, extra=fields)
+    else:
+        logger.warning(message, extra={**fields, "reason": reason, "error": repr(error)})
+
+
 def classify(error: BaseException) -> ServiceError:
     """Any exception as a ServiceError (unexpected ones become INTERNAL and are logged)."""
     if isinstance(error, ServiceError):
         return error
     if isinstance(error, grpc.aio.AioRpcError):
         return ServiceError.from_rpc_error(error)
-    if isinstance(error, NotReplicated):
+    reason = storage_reason(error)
+    if reason == "NOT_REPLICATED":
         return unavailable(
             "the write was not confirmed by Redis's replicas in time; retry with the same "
             "request id",
-            "NOT_REPLICATED",
+            reason,
             repr(error),
         )
-    if isinstance(error, (*UNREACHABLE, ConnectionError)) or (
-        closed_transport(error) or demoted(error)
-    ):
-        return unavailable("storage unavailable; retry", "STORAGE_UNAVAILABLE", repr(error))
+    if reason is not None:
+        return unavailable("storage unavailable; retry", reason, repr(error))
     log.error("internal error", exc_info=error)
     return ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", detail=repr(error))
 

@@ -20,7 +20,7 @@ from parlour.engine.text import seat as seat_ref
 from parlour.engine.v1.platform_pb2 import Abandoned, RulesUpdated, UndoExpired
 from parlour.notify.outbox import Outbox, OutboxSettings
 from parlour.rpc import metrics
-from parlour.rpc.errors import ServiceError, invalid_argument, not_found
+from parlour.rpc.errors import ServiceError, invalid_argument, log_failure, not_found
 from parlour.rules import clocks, records
 from parlour.rules.cache import Cached, StateCache
 from parlour.rules.clocks import ClockPolicy, now_ms
@@ -691,8 +691,8 @@ class RulesCore:
         if self.outbox is not None:
             try:
                 await self.outbox.changed(match, progress)
-            except Exception:  # noqa: BLE001 - the action stands; the sweep retries
-                log.exception("outbox write failed", extra={"match": match})
+            except Exception as error:  # noqa: BLE001 - the action stands; the sweep retries
+                log_failure(log, "outbox write failed", error, match=match)
 
     async def arm(self, match: str, progress: pb.MatchProgress, policy: ClockPolicy) -> None:
         """Point the game's timer set at the earliest deadline of `progress` (if timed), and

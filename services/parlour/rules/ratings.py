@@ -22,6 +22,7 @@ from openskill.models import PlackettLuce
 
 from parlour.engine.game import Game, Outcome
 from parlour.engine.text import bot_name
+from parlour.rpc.errors import log_failure
 from parlour.rules.clocks import now_ms
 from parlour.rules.v1 import rules_pb2 as pb
 from parlour.store import meta as field
@@ -126,16 +127,16 @@ class Ratings:
         try:
             if await self.settle(match, now_ms) != "unfinished":
                 await self.store.settled(self.game.name, match)
-        except Exception:  # noqa: BLE001 - the due note stays: a sweeper retries
-            log.exception("rating failed", extra={"match": match})
+        except Exception as error:  # noqa: BLE001 - the due note stays: a sweeper retries
+            log_failure(log, "rating failed", error, match=match)
 
     async def run(self) -> None:
         """Rate the due matches whose finishing replica did not, until cancelled."""
         while True:
             try:
                 await self.sweep(now_ms())
-            except Exception:  # noqa: BLE001 - Redis away: keep polling, health reports it
-                log.exception("ratings sweep failed")
+            except Exception as error:  # noqa: BLE001 - Redis away: keep polling (health says)
+                log_failure(log, "ratings sweep failed", error, game=self.game.name)
             await asyncio.sleep(self.poll_seconds)
 
     async def sweep(self, now_ms: int) -> int:

@@ -12,7 +12,7 @@ import logging
 import math
 
 from parlour.engine import abandon, timeouts
-from parlour.rpc.errors import ServiceError
+from parlour.rpc.errors import ServiceError, log_failure
 from parlour.rules.clocks import earliest_deadline, now_ms
 from parlour.rules.core import RulesCore, pack
 from parlour.rules.records import read_actions
@@ -76,8 +76,8 @@ class TurnTimers:
             try:
                 await self.fire_due()
                 soonest = await self.core.store.next_timer(self.core.game.name)
-            except Exception:  # noqa: BLE001 - Redis away: keep polling, health reports it
-                log.exception("timer poll failed")
+            except Exception as error:  # noqa: BLE001 - Redis away: keep polling (health says)
+                log_failure(log, "timer poll failed", error, game=self.core.game.name)
                 soonest = None
             await self._sleep(soonest)
 

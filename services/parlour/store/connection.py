@@ -19,9 +19,10 @@ from urllib.parse import unquote, urlsplit
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel
+from redis.asyncio.sentinel import MasterNotFoundError, Sentinel
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from parlour.store import deadlines
@@ -81,6 +82,32 @@ def parse(url: str) -> Target:
     )
 
 
+class Sentinels(Sentinel):
+    """redis-py's Sentinel client, with a master discovery that keeps each sentinel once.
+
+    redis-py's own moves the sentinel that answered to the front by the index it had
+    before its awaits: two discoveries at once (every new connection runs one, so a
+    fail-over starts dozens) can put one sentinel in two places and drop another, whose
+    connections are then never closed and which is never asked again (issue 40). Here the
+    move is made by identity, with no await between finding and moving."""
+
+    async def discover_master(self, service_name: str):
+        errors = []
+        for sentinel in list(self.sentinels):
+            try:
+                masters = await sentinel.sentinel_masters()
+            except (RedisConnectionError, ResponseError, RedisTimeoutError) as error:
+                errors.append(f"{sentinel} - {error!r}")
+                continue
+            state = masters.get(service_name)
+            if state and self.check_master_state(state, service_name):
+                self.sentinels.remove(sentinel)  # (by identity) asked first next time
+                self.sentinels.insert(0, sentinel)
+                ip = state["ip"] if self._force_master_ip is None else self._force_master_ip
+                return ip, state["port"]
+        raise MasterNotFoundError(f"No master found for {service_name!r}: {', '.join(errors)}")
+
+
 def connect(url: str, timeout: float = 5.0, max_connections: int = 512):
     """A redis.asyncio client (Redis or RedisCluster) for `url`; a command not done within
     `timeout` seconds fails (standalone and Sentinel: kept by parlour.store.deadlines)."""
@@ -100,7 +127,7 @@ def connect(url: str, timeout: float = 5.0, max_connections: int = 512):
             **auth,
             **common,
         )
-    sentinel = Sentinel(list(target.nodes), sentinel_kwargs={**auth, **common})
+    sentinel = Sentinels(list(target.nodes), sentinel_kwargs={**auth, **common})
     client = sentinel.master_for(
         target.service,
         db=target.db,

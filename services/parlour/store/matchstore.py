@@ -347,28 +347,39 @@ class MatchStore:
         return bool(await self.redis.delete(*keys.all_for(match)))
 
     async def meta_and_progress(self, match: str) -> tuple[dict[str, str], bytes | None]:
-        """Metadata and stored MatchProgress bytes in one round trip; MatchNotFound if no match."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(keys.meta(match))
-        pipe.hget(keys.state(match), "p")
-        raw, progress = await pipe.execute()
-        if not raw:
-            raise MatchNotFound(match)
-        return {k.decode(): v.decode() for k, v in raw.items()}, progress
+        """Metadata and stored MatchProgress bytes in one round trip (the progress confirmed
+        first, as `load`'s state is); MatchNotFound if no match."""
+        return (await self.metas_and_progress([match], missing=MatchNotFound))[0]
 
     async def metas_and_progress(
-        self, matches: list[str]
+        self, matches: list[str], missing: type[Exception] | None = None
     ) -> list[tuple[dict[str, str], bytes | None]]:
-        """meta_and_progress of several matches in one round trip ({} for a missing one)."""
+        """Metadata and stored MatchProgress bytes of several matches in one round trip ({}
+        for a missing one, or `missing` raised). With replicas, a progress whose commit is
+        not yet confirmed replicated is confirmed first (NotReplicated if it cannot be), so
+        that no match resource shows what a fail-over could still take back."""
         pipe = self.redis.pipeline(transaction=False)
         for match in matches:
             pipe.hgetall(keys.meta(match))
-            pipe.hget(keys.state(match), "p")
+            pipe.hmget(keys.state(match), "p", "v", "c")
         replies = await pipe.execute()
-        return [
-            ({k.decode(): v.decode() for k, v in raw.items()}, progress)
-            for raw, progress in zip(replies[::2], replies[1::2], strict=True)
-        ]
+        found = []
+        for match, raw, (progress, version, confirmed) in zip(
+            matches, replies[::2], replies[1::2], strict=True
+        ):
+            if not raw and missing is not None:
+                raise missing(match)
+            await self._confirmed(match, version, confirmed)
+            found.append(({k.decode(): v.decode() for k, v in raw.items()}, progress))
+        return found
+
+    async def _confirmed(
+        self, match: str, version: bytes | None, confirmed: bytes | None
+    ) -> None:
+        """Before a state or progress read at `version` is handed out: with replicas, its
+        commit confirmed replicated (NotReplicated if it cannot be)."""
+        if self.replicated and None not in (version, confirmed) and int(confirmed) < int(version):
+            await self.confirm_stored(match)
 
     async def unlist(self, match: str) -> None:
         """Take a finished match out of the lobby (its meta `listed` names its member)."""
@@ -389,8 +400,7 @@ class MatchStore:
         )
         if version is None:
             raise MatchNotFound(match)
-        if self.replicated and confirmed is not None and int(confirmed) < int(version):
-            await self.confirm_stored(match)
+        await self._confirmed(match, version, confirmed)
         return StoredState(int(version), int(seq), data, progress or b"", int(rules or 1))
 
     async def version(self, match: str) -> int:
@@ -680,10 +690,12 @@ class MatchStore:
         if self._cluster:
             await asyncio.gather(*(self._confirm(keys=k, args=a) for k, a in calls))
             return
-        pipe = self.redis.pipeline(transaction=False)
-        for k, a in calls:
-            await self._confirm(keys=k, args=a, client=pipe)
-        await pipe.execute()
+        # (the block resets the pipeline: redis-py's execute loads its scripts before the
+        # part that gives its connection back, and a fail-over can fail that load)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for k, a in calls:
+                await self._confirm(keys=k, args=a, client=pipe)
+            await pipe.execute()
 
     async def _run_one(self, item: _Commit):
         """One commit: alone, or in Cluster (a Cluster pipeline may not carry scripts; the
@@ -743,8 +755,11 @@ class MatchStore:
         return await self.redis.lrange(keys.actions(match), -count, -1)
 
     async def stored_progress(self, match: str) -> bytes | None:
-        """The MatchProgress bytes committed with the current state."""
-        return await self.redis.hget(keys.state(match), "p")
+        """The MatchProgress bytes committed with the current state (confirmed first, as
+        `load`'s state is)."""
+        progress, version, confirmed = await self.redis.hmget(keys.state(match), "p", "v", "c")
+        await self._confirmed(match, version, confirmed)
+        return progress
 
     # -- events ----------------------------------------------------------------
     async def events_after(
