@@ -11,6 +11,7 @@ import grpc
 import pytest
 from edge_helpers import refusal
 from identity_helpers import identity_stack, metadata
+from lifecycle_support import own_redis
 
 from parlour.engine.rng import Rng
 from parlour.gateway.identity import subject_key
@@ -42,13 +43,21 @@ async def new_match(stub, jwt: str | None = None, **fields) -> str:
     return created.match.name
 
 
-async def test_a_finished_match_is_in_both_records_and_on_the_leaderboard(redis_url):
+@pytest.fixture
+def own_url():
+    """A Redis of the test's own: its leaderboard holds only this test's players (the worker's
+    fills with every other test's, past the top 100 read here)."""
+    with own_redis() as url:
+        yield url
+
+
+async def test_a_finished_match_is_in_both_records_and_on_the_leaderboard(own_url):
     """Items 2-3: two named players finish a match; each JoinMatchResponse named its record;
     GetPlayerRecord shows the rating, one match, the win and a link to the match;
     ListLeaderboard ranks them with Ada's neighbourhood; the same name again, in another
     letter case or spacing, is the same record."""
     ada, ben = f"Ada {uuid.uuid4().hex[:6]}", f"Ben {uuid.uuid4().hex[:6]}"
-    async with running_stack(redis_url) as (address, _), grpc.aio.insecure_channel(address) as ch:
+    async with running_stack(own_url) as (address, _), grpc.aio.insecure_channel(address) as ch:
         stub = gw_grpc.GatewayServiceStub(ch)
         match = await new_match(stub, seed=3)
         joined = [await stub.JoinMatch(gw.JoinMatchRequest(match=match, display_name=n))
