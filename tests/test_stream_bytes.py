@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from lifecycle_support import play_out
 from prometheus_client import REGISTRY
 
 from parlour.client import GatewayClient
@@ -18,6 +19,12 @@ from parlour.store.matchstore import StoredEvent
 from stack import running_stack
 
 URL = "type.googleapis.com/parlour.games.tinycards.v1.Event"
+
+
+async def subscribed(count: int) -> None:
+    """Wait until the gateway holds `count` subscribers."""
+    while (REGISTRY.get_sample_value("parlour_subscribers") or 0) < count:
+        await asyncio.sleep(0.05)
 
 
 def stored(sequence: int, visibility: bytes = b"*") -> StoredEvent:
@@ -86,13 +93,8 @@ async def test_progress_with_events_sends_a_change_as_one_message(redis_url):
                 )))
                 for together in (False, True)
             ]  # fmt: skip
-            while (REGISTRY.get_sample_value("parlour_subscribers") or 0) < before + 2:
-                await asyncio.sleep(0.05)
-            progress = await players[0].progress()
-            while not progress.HasField("outcome"):
-                seat = progress.pending[0].seat
-                legal = (await players[seat].actions()).actions
-                progress = (await players[seat].submit(legal[0])).result.progress
+            await subscribed(before + 2)
+            await play_out(players)
             (
                 (apart, apart_versions, apart_messages),
                 (together, versions, messages),
@@ -121,13 +123,8 @@ async def test_the_sdk_stream_takes_a_change_as_one_message(redis_url):
             before = REGISTRY.get_sample_value("parlour_subscribers") or 0
             sdk = asyncio.create_task(read_sdk(client.spectate(match.name)))
             raw = asyncio.create_task(read_changes(real(gw.StreamEventsRequest(match=match.name))))
-            while (REGISTRY.get_sample_value("parlour_subscribers") or 0) < before + 2:
-                await asyncio.sleep(0.05)
-            progress = await players[0].progress()
-            while not progress.HasField("outcome"):
-                seat = progress.pending[0].seat
-                legal = (await players[seat].actions()).actions
-                progress = (await players[seat].submit(legal[0])).result.progress
+            await subscribed(before + 2)
+            await play_out(players)
             (sequences, versions), (raw_sequences, raw_versions, _) = await asyncio.wait_for(
                 asyncio.gather(sdk, raw), 60)
     assert asked and all(r.progress_with_events for r in asked)
